@@ -1,0 +1,150 @@
+"""Cards, ranks, suits and their text forms (RULES.md §1).
+
+>>> Card.parse("10h")
+Card.parse('TH')
+>>> str(Card.parse("q♣"))
+'QC'
+>>> Card.parse("9H").can_go_on(Card.parse("TS"))
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+from milligan.errors import InvalidMoveError
+
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+
+
+class Rank(IntEnum):
+    """A card's rank, Ace low (1) to King (13)."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def char(self) -> str:
+        """The rank's one-letter form: ``A 2 … 9 T J Q K``."""
+        return RANK_CHARS[self - 1]
+
+
+class Suit(IntEnum):
+    """A suit, in the canonical deck order ``C D H S``."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def char(self) -> str:
+        """The suit's letter: ``C D H S``."""
+        return SUIT_CHARS[self]
+
+    @property
+    def symbol(self) -> str:
+        """The suit's symbol: ``♣ ♦ ♥ ♠``."""
+        return SUIT_SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        """Diamonds and hearts are red; clubs and spades are black."""
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card.  Two copies of a card in a two-deck game are equal values."""
+
+    rank: Rank
+    suit: Suit
+
+    @property
+    def is_red(self) -> bool:
+        """True for diamonds and hearts."""
+        return self.suit.is_red
+
+    @property
+    def is_king(self) -> bool:
+        """True for the Kings, the only cards an empty column takes."""
+        return self.rank == Rank.KING
+
+    def can_go_on(self, other: Card) -> bool:
+        """Whether this card builds on ``other``: one rank lower, other colour."""
+        return other.rank == self.rank + 1 and other.is_red != self.is_red
+
+    def parent_text(self) -> str:
+        """What this card needs under it, in words: ``a black 10``."""
+        if self.rank == Rank.KING:
+            return "an empty column"
+        colour = "black" if self.is_red else "red"
+        return f"a {colour} {_RANK_WORDS[self.rank]}"
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self.rank - 1] + SUIT_CHARS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @property
+    def symbol_text(self) -> str:
+        """The card with its suit symbol, e.g. ``T♥``."""
+        return RANK_CHARS[self.rank - 1] + SUIT_SYMBOLS[self.suit]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card: ``AS``, ``TH``, ``10H``, lower case, ``♣♦♥♠``."""
+        clean = text.strip().upper()
+        if len(clean) < 2:
+            raise InvalidMoveError(f"{text!r} is not a card (expected e.g. AS, TH, 10H)")
+        rank_text, suit_text = clean[:-1], clean[-1]
+        if rank_text == "10":
+            rank_text = "T"
+        suit = SUIT_CHARS.find(suit_text)
+        if suit < 0:
+            suit = SUIT_SYMBOLS.find(suit_text)
+        if len(rank_text) != 1 or rank_text not in RANK_CHARS or suit < 0:
+            raise InvalidMoveError(f"{text!r} is not a card (expected e.g. AS, TH, 10H)")
+        return CARDS[Suit(suit)][RANK_CHARS.index(rank_text)]
+
+
+_RANK_WORDS = {
+    Rank.ACE: "Ace",
+    Rank.TWO: "2",
+    Rank.THREE: "3",
+    Rank.FOUR: "4",
+    Rank.FIVE: "5",
+    Rank.SIX: "6",
+    Rank.SEVEN: "7",
+    Rank.EIGHT: "8",
+    Rank.NINE: "9",
+    Rank.TEN: "10",
+    Rank.JACK: "Jack",
+    Rank.QUEEN: "Queen",
+    Rank.KING: "King",
+}
+
+#: Every card, ``CARDS[suit][rank - 1]``; shared instances keep memory low.
+CARDS: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(Card(rank, suit) for rank in Rank) for suit in Suit
+)
+
+
+def canonical_deck(decks: int) -> tuple[Card, ...]:
+    """The unshuffled deck: per deck, suits ``C D H S``, each ``A`` to ``K``."""
+    return tuple(card for _ in range(decks) for suit_cards in CARDS for card in suit_cards)

@@ -1,0 +1,106 @@
+"""Moves and their notation (RULES.md §7).
+
+>>> Move.parse("3:2>5")
+Move.parse('3:2>5')
+>>> str(Move.parse(" 3 : 1 > 5 "))
+'3>5'
+>>> str(Move.parse("4>f")), str(Move.parse("d")), str(Move.parse("s"))
+('4>F', 'D', 'S')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from milligan.errors import InvalidMoveError
+
+
+class MoveKind(Enum):
+    """What a move does."""
+
+    COLUMN = "column"  # cards from one column onto another (build, free move, King-led run)
+    FOUNDATION = "foundation"  # a column's top card to a foundation
+    DEAL = "deal"  # one row from the stock
+    STOP = "stop"  # stop the open reprieve, leaving its column empty
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move.  Columns are numbered from 1, as in the notation."""
+
+    kind: MoveKind
+    source: int = 0
+    count: int = 0
+    target: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind is MoveKind.COLUMN:
+            if self.source < 1 or self.target < 1 or self.count < 1 or self.source == self.target:
+                raise InvalidMoveError(f"not a column move: {self.source}:{self.count}>{self.target}")
+        elif self.kind is MoveKind.FOUNDATION:
+            if self.source < 1 or self.count != 1 or self.target != 0:
+                raise InvalidMoveError(f"not a foundation move: {self.source}>F")
+        elif (self.source, self.count, self.target) != (0, 0, 0):
+            raise InvalidMoveError(f"{self.kind.value} takes no columns")
+
+    @classmethod
+    def column(cls, source: int, target: int, count: int = 1) -> Move:
+        """``count`` cards from the top of column ``source`` onto column ``target``."""
+        return cls(MoveKind.COLUMN, source, count, target)
+
+    @classmethod
+    def foundation(cls, source: int) -> Move:
+        """The top card of column ``source`` to a foundation."""
+        return cls(MoveKind.FOUNDATION, source, 1, 0)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move; raises :class:`InvalidMoveError` on malformed text."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is text, not {text!r}")
+        clean = re.sub(r"\s+", "", text).upper()
+        if clean == "D":
+            return DEAL
+        if clean == "S":
+            return STOP
+        match = _PATTERN.fullmatch(clean)
+        if match is None:
+            raise InvalidMoveError(
+                f"{text.strip()!r} is not a move (expected e.g. 3>F, 3>5, 3:2>5, D or S)"
+            )
+        source = int(match["source"])
+        count = int(match["count"]) if match["count"] else 1
+        if source < 1:
+            raise InvalidMoveError(f"{text.strip()!r}: columns are numbered from 1")
+        if match["target"] == "F":
+            if count != 1:
+                raise InvalidMoveError(f"{text.strip()!r}: only one card goes to a foundation")
+            return cls.foundation(source)
+        target = int(match["target"])
+        if target < 1:
+            raise InvalidMoveError(f"{text.strip()!r}: columns are numbered from 1")
+        if count < 1:
+            raise InvalidMoveError(f"{text.strip()!r}: a move takes at least one card")
+        if source == target:
+            raise InvalidMoveError(f"{text.strip()!r}: a column cannot move onto itself")
+        return cls.column(source, target, count)
+
+    def __str__(self) -> str:
+        if self.kind is MoveKind.COLUMN:
+            if self.count == 1:
+                return f"{self.source}>{self.target}"
+            return f"{self.source}:{self.count}>{self.target}"
+        if self.kind is MoveKind.FOUNDATION:
+            return f"{self.source}>F"
+        return "D" if self.kind is MoveKind.DEAL else "S"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+_PATTERN = re.compile(r"(?P<source>\d{1,3})(?::(?P<count>\d{1,3}))?>(?P<target>\d{1,3}|F)")
+
+DEAL = Move(MoveKind.DEAL)
+STOP = Move(MoveKind.STOP)

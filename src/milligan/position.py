@@ -1,0 +1,524 @@
+"""The position: an immutable, hashable snapshot of the table (RULES.md §4–§6).
+
+>>> from milligan.variants import Variant
+>>> position = Position.deal(Variant.named("classic"), 42)
+>>> " ".join(str(column[-1]) for column in position.columns)
+'QD 6C 9C 5H AD TD 8S 4H'
+>>> after = position.apply(Move.parse("5>F"))
+>>> after.reprieve
+5
+>>> Move.parse("S") in after.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import overload
+
+from milligan.cards import Card, Rank, Suit
+from milligan.deal import check_order, deal_order
+from milligan.errors import IllegalMoveError
+from milligan.moves import DEAL, STOP, Move, MoveKind
+from milligan.variants import Variant
+
+Column = tuple[Card, ...]
+#: A card's place on the table: (column from 1, index from 0 at the bottom).
+Place = tuple[int, int]
+
+#: How many positions the dead-end check looks at before it gives up (§6).
+DEAD_END_LIMIT = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What a player may see of a position: no stock order, no face-down cards.
+
+    ``columns`` holds ``None`` for each face-down card; ``stock`` is a count.
+    """
+
+    variant: Variant
+    columns: tuple[tuple[Card | None, ...], ...]
+    foundations: tuple[tuple[int, ...], ...]
+    stock: int
+    reprieve: int | None
+    moved: frozenset[Place]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The whole table, including what the player cannot see.
+
+    - ``columns``: bottom card first; the lowest ``face_down[i]`` cards of
+      column ``i`` are face down.
+    - ``foundations``: per suit (``C D H S``), the heights of its foundations,
+      ascending (0 = empty, 13 = complete).
+    - ``stock``: the cards still to deal, in dealing order.
+    - ``reprieve``: the reprieve column's number (from 1) while one is open.
+    - ``moved``: places of the cards moved during the open reprieve.
+    """
+
+    variant: Variant
+    columns: tuple[Column, ...]
+    face_down: tuple[int, ...]
+    foundations: tuple[tuple[int, ...], ...]
+    stock: tuple[Card, ...]
+    reprieve: int | None = None
+    moved: frozenset[Place] = frozenset()
+
+    # -- construction ---------------------------------------------------
+
+    @classmethod
+    def deal(cls, variant: Variant, number: int) -> Position:
+        """The opening position of deal ``number``."""
+        return cls.from_order(variant, deal_order(variant, number))
+
+    @classmethod
+    def from_order(cls, variant: Variant, order: Iterable[Card]) -> Position:
+        """The opening position for an explicit dealing order."""
+        cards = check_order(variant, order)
+        n = variant.columns
+        opening = variant.opening_rows * n
+        columns = tuple(tuple(cards[c:opening:n]) for c in range(n))
+        return cls(
+            variant=variant,
+            columns=columns,
+            face_down=(variant.face_down_rows,) * n,
+            foundations=((0,) * variant.decks,) * 4,
+            stock=cards[opening:],
+        )
+
+    # -- simple questions ---------------------------------------------
+
+    def is_face_up(self, column: int, index: int) -> bool:
+        """Whether the card at (column from 1, index from 0) is face up."""
+        return index >= self.face_down[column - 1]
+
+    def run_length(self, column: int) -> int:
+        """How many cards at the top of ``column`` (from 1) form a face-up run."""
+        cards = self.columns[column - 1]
+        if not cards:
+            return 0
+        lowest = self.face_down[column - 1]
+        i = len(cards) - 1
+        while i > lowest and cards[i].can_go_on(cards[i - 1]):
+            i -= 1
+        return len(cards) - i
+
+    def foundation_accepts(self, card: Card) -> bool:
+        """Whether some foundation of the card's suit takes it now."""
+        return card.rank - 1 in self.foundations[card.suit]
+
+    def is_won(self) -> bool:
+        """Every card is on a foundation."""
+        return all(height == Rank.KING for heights in self.foundations for height in heights)
+
+    def cards_on_foundations(self) -> int:
+        """How many cards have gone up."""
+        return sum(sum(heights) for heights in self.foundations)
+
+    def unsettled(self) -> tuple[Place, ...]:
+        """The moved cards not yet in a legal place (empty when settled), sorted."""
+        out: list[Place] = []
+        for column, index in self.moved:
+            cards = self.columns[column - 1]
+            card = cards[index]
+            if index == 0:
+                if not card.is_king:
+                    out.append((column, index))
+            elif not card.can_go_on(cards[index - 1]):
+                out.append((column, index))
+        return tuple(sorted(out))
+
+    def is_settled(self) -> bool:
+        """Every card moved during the open reprieve lies in a legal place."""
+        return not self.unsettled()
+
+    def describe_places(self, places: Iterable[Place]) -> str:
+        """Cards named by place: ``5H in column 3, 9C in column 5``."""
+        return ", ".join(f"{self.columns[c - 1][i]} in column {c}" for c, i in places)
+
+    # -- moves ----------------------------------------------------------
+
+    def legal_moves(self) -> LegalMoves:
+        """Every distinct move that :meth:`apply` would accept (RULES.md §7)."""
+        return LegalMoves(self._generate())
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether :meth:`apply` would accept ``move``."""
+        try:
+            self.apply(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def _generate(self) -> tuple[Move, ...]:
+        columns = self.columns
+        n = len(columns)
+        reprieve = self.reprieve
+        moves: list[Move] = []
+        for a in range(n):
+            cards = columns[a]
+            if cards and self.foundation_accepts(cards[-1]):
+                moves.append(Move.foundation(a + 1))
+        column_moves: set[tuple[int, int, int]] = set()
+        strict = self.variant.reprieve == "strict"
+        for a in range(n):
+            cards = columns[a]
+            if not cards:
+                continue
+            size = len(cards)
+            run = self.run_length(a + 1)
+            for k in range(1, run + 1):
+                base = cards[size - k]
+                for b in range(n):
+                    if b == a:
+                        continue
+                    target = columns[b]
+                    if target:
+                        if base.can_go_on(target[-1]):
+                            column_moves.add((a, k, b))
+                    elif base.is_king:
+                        if reprieve == b + 1:
+                            if not self._close_ok(a, k, b):
+                                continue
+                        column_moves.add((a, k, b))
+            if reprieve is None:
+                continue
+            for k in range(1, size + 1):
+                i = size - k
+                if strict and self._strict_refusal(a, i) is not None:
+                    continue
+                for b in range(n):
+                    if b != a and columns[b]:
+                        column_moves.add((a, k, b))
+        moves.extend(Move.column(a + 1, b + 1, k) for a, k, b in sorted(column_moves))
+        if reprieve is None:
+            if self.stock:
+                moves.append(DEAL)
+        elif self.is_settled():
+            moves.append(STOP)
+        return tuple(moves)
+
+    def _close_ok(self, a: int, k: int, b: int) -> bool:
+        return not self._move_cards(a, k, b).unsettled()
+
+    def apply(self, move: Move) -> Position:
+        """The position after ``move``; raises :class:`IllegalMoveError` with the reason."""
+        kind = move.kind
+        if kind is MoveKind.COLUMN:
+            return self._apply_column(move)
+        if kind is MoveKind.FOUNDATION:
+            return self._apply_foundation(move)
+        if kind is MoveKind.DEAL:
+            if self.reprieve is not None:
+                raise IllegalMoveError(
+                    "D", "no dealing while a reprieve is open (end it first with a King-led run or S)"
+                )
+            if not self.stock:
+                raise IllegalMoveError("D", "the stock is empty")
+            n = self.variant.columns
+            row = self.stock[:n]
+            columns = tuple(
+                cards + (row[i],) if i < len(row) else cards for i, cards in enumerate(self.columns)
+            )
+            return Position(
+                self.variant, columns, self.face_down, self.foundations, self.stock[n:]
+            )
+        # STOP
+        if self.reprieve is None:
+            raise IllegalMoveError("S", "no reprieve is open")
+        unsettled = self.unsettled()
+        if unsettled:
+            raise IllegalMoveError(
+                "S",
+                f"the reprieve cannot end while cards are out of place: "
+                f"{self.describe_places(unsettled)}",
+                unsettled,
+            )
+        return Position(self.variant, self.columns, self.face_down, self.foundations, self.stock)
+
+    def _check_column(self, move: Move, column: int) -> None:
+        if column > len(self.columns):
+            raise IllegalMoveError(
+                str(move), f"there is no column {column} (this game has {len(self.columns)})"
+            )
+
+    def _apply_foundation(self, move: Move) -> Position:
+        self._check_column(move, move.source)
+        a = move.source - 1
+        cards = self.columns[a]
+        if not cards:
+            raise IllegalMoveError(str(move), f"column {move.source} is empty")
+        card = cards[-1]
+        heights = self.foundations[card.suit]
+        if card.rank - 1 not in heights:
+            if card.rank == Rank.ACE:
+                why = f"no {_SUIT_WORDS[card.suit]} foundation is empty"
+            else:
+                below = Card(Rank(card.rank - 1), card.suit)
+                why = f"no {_SUIT_WORDS[card.suit]} foundation has {below} on top"
+            raise IllegalMoveError(str(move), f"{card} cannot go to a foundation: {why}")
+        grown = list(heights)
+        grown[grown.index(card.rank - 1)] = card.rank
+        foundations = tuple(
+            tuple(sorted(grown)) if suit == card.suit else h for suit, h in enumerate(self.foundations)
+        )
+        rest = cards[:-1]
+        columns = _replace(self.columns, a, rest)
+        face_down = _replace(self.face_down, a, _face_down_after(self.face_down[a], len(rest)))
+        reprieve = self.reprieve
+        moved = self.moved
+        if reprieve is not None:
+            moved = moved - {(a + 1, len(rest))}
+        elif not rest and self.variant.has_reprieve:
+            reprieve = a + 1
+        return Position(self.variant, columns, face_down, foundations, self.stock, reprieve, moved)
+
+    def _build_refusal(self, move: Move) -> str | None:
+        """Why ``move`` is not a build (§4.1–4.2), or None when it is one."""
+        a, k, b = move.source - 1, move.count, move.target - 1
+        cards = self.columns[a]
+        size = len(cards)
+        if size - k < self.face_down[a]:
+            return f"the top {k} cards of column {a + 1} include face-down cards"
+        for i in range(size - k, size - 1):
+            if not cards[i + 1].can_go_on(cards[i]):
+                return (
+                    f"the top {k} cards of column {a + 1} are not a run "
+                    f"({cards[i + 1]} cannot lie on {cards[i]})"
+                )
+        base = cards[size - k]
+        target = self.columns[b]
+        if not target:
+            if base.is_king:
+                return None
+            return f"{base} cannot go into empty column {b + 1} (only a King-led run can)"
+        if base.can_go_on(target[-1]):
+            return None
+        if base.is_king:
+            return f"{base} cannot go on {target[-1]} (a King goes only into an empty column)"
+        return f"{base} cannot go on {target[-1]} (needs {base.parent_text()})"
+
+    def _strict_refusal(self, a: int, i: int) -> str | None:
+        """Why a strict reprieve forbids a free move of column ``a`` (0-based) from index ``i``.
+
+        The group must be face up and must not split a run: the card under
+        it, when face up, must not be its parent.
+        """
+        cards = self.columns[a]
+        lowest = self.face_down[a]
+        if i < lowest:
+            return "in a strict reprieve, a free move takes face-up cards only"
+        if i - 1 >= lowest and cards[i].can_go_on(cards[i - 1]):
+            return (
+                f"in a strict reprieve, a free move may not split a run "
+                f"({cards[i]} lies on {cards[i - 1]})"
+            )
+        return None
+
+    def _apply_column(self, move: Move) -> Position:
+        self._check_column(move, move.source)
+        self._check_column(move, move.target)
+        a, k, b = move.source - 1, move.count, move.target - 1
+        cards = self.columns[a]
+        if not cards:
+            raise IllegalMoveError(str(move), f"column {move.source} is empty")
+        if k > len(cards):
+            raise IllegalMoveError(
+                str(move), f"column {move.source} holds only {len(cards)} card(s)"
+            )
+        refusal = self._build_refusal(move)
+        if refusal is not None:
+            # Not a build; during a reprieve it may still be a free move (§5),
+            # which never goes into an empty column.
+            if self.reprieve is None or not self.columns[b]:
+                raise IllegalMoveError(str(move), refusal)
+            if self.variant.reprieve == "strict":
+                strict_refusal = self._strict_refusal(a, len(cards) - k)
+                if strict_refusal is not None:
+                    raise IllegalMoveError(str(move), strict_refusal)
+        after = self._move_cards(a, k, b)
+        if self.reprieve is not None and self.reprieve == b + 1:
+            unsettled = after.unsettled()
+            if unsettled:
+                raise IllegalMoveError(
+                    str(move),
+                    f"the reprieve cannot end while cards are out of place: "
+                    f"{after.describe_places(unsettled)}",
+                    unsettled,
+                )
+            return Position(
+                after.variant, after.columns, after.face_down, after.foundations, after.stock
+            )
+        return after
+
+    def _move_cards(self, a: int, k: int, b: int) -> Position:
+        """Move the top ``k`` cards of column ``a`` onto ``b`` (0-based), no checks."""
+        source = self.columns[a]
+        target = self.columns[b]
+        split = len(source) - k
+        rest = source[:split]
+        columns = list(self.columns)
+        columns[a] = rest
+        columns[b] = target + source[split:]
+        face_down = list(self.face_down)
+        face_down[a] = _face_down_after(face_down[a], split)
+        reprieve = self.reprieve
+        moved = self.moved
+        if reprieve is not None:
+            moved = frozenset(
+                {place for place in moved if place[0] != a + 1 or place[1] < split}
+                | {(b + 1, len(target) + j) for j in range(k)}
+            )
+        elif not rest and target and self.variant.has_reprieve:
+            reprieve = a + 1
+        return Position(
+            self.variant,
+            tuple(columns),
+            tuple(face_down),
+            self.foundations,
+            self.stock,
+            reprieve,
+            moved,
+        )
+
+    # -- end of game ------------------------------------------------------
+
+    def dead_end(self, limit: int = DEAD_END_LIMIT) -> bool | None:
+        """Whether this is a plain dead end (§6): True, False, or None if unsure.
+
+        True when the stock is empty, no reprieve is open, and no position
+        reachable by builds alone allows a foundation move or opens a
+        reprieve.  None when more than ``limit`` positions would need a look.
+        """
+        if self.stock or self.reprieve is not None or self.is_won():
+            return False
+        seen = {self._table_key()}
+        queue = deque([self])
+        while queue:
+            position = queue.popleft()
+            for move in position.legal_moves():
+                if move.kind is MoveKind.FOUNDATION:
+                    return False
+                after = position.apply(move)
+                if after.reprieve is not None:
+                    return False
+                key = after._table_key()
+                if key not in seen:
+                    if len(seen) >= limit:
+                        return None
+                    seen.add(key)
+                    queue.append(after)
+        return True
+
+    def _table_key(self) -> tuple[tuple[Column, ...], tuple[int, ...]]:
+        return self.columns, self.face_down
+
+    def reprieve_hopeless(self) -> bool:
+        """True when the open reprieve can certainly never settle (RULES.md §6).
+
+        A conservative test: some moved card has no possible parent left in
+        the tableau and cannot reach a foundation with the cards on the table.
+        False means "not known to be hopeless", not "can settle".
+        """
+        if self.reprieve is None:
+            return False
+        on_table: dict[Card, int] = {}
+        for cards in self.columns:
+            for card in cards:
+                on_table[card] = on_table.get(card, 0) + 1
+        for column, index in self.moved:
+            card = self.columns[column - 1][index]
+            if card.is_king:
+                continue
+            parents = sum(
+                on_table.get(Card(Rank(card.rank + 1), suit), 0)
+                for suit in Suit
+                if suit.is_red != card.is_red
+            )
+            if parents:
+                continue
+            reachable = any(
+                height < card.rank
+                and all(on_table.get(Card(Rank(r), card.suit), 0) for r in range(height + 1, card.rank))
+                for height in self.foundations[card.suit]
+            )
+            if not reachable:
+                return True
+        return False
+
+    # -- what a player sees ---------------------------------------------
+
+    def observe(self) -> Observation:
+        """The player's view: face-down cards as None and the stock as a count."""
+        return Observation(
+            self.variant,
+            tuple(
+                tuple(None if i < down else card for i, card in enumerate(cards))
+                for cards, down in zip(self.columns, self.face_down, strict=True)
+            ),
+            self.foundations,
+            len(self.stock),
+            self.reprieve,
+            self.moved,
+        )
+
+
+def _face_down_after(face_down: int, size: int) -> int:
+    """Face-down count once a column is cut to ``size`` cards (top turns up)."""
+    if face_down >= size:
+        return max(size - 1, 0)
+    return face_down
+
+
+def _replace(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+_SUIT_WORDS = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart", Suit.SPADES: "spade"}
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves of a position, in a fixed order (foundation, column, D, S).
+
+    Supports ``in``, ``len``, iteration, indexing and :meth:`count` with no
+    argument (python-chess style).
+    """
+
+    __slots__ = ("_moves",)
+
+    def __init__(self, moves: tuple[Move, ...]) -> None:
+        self._moves = moves
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | Sequence[Move]:
+        return self._moves[index]
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._moves)
+
+    def __contains__(self, move: object) -> bool:
+        return move in self._moves
+
+    def __bool__(self) -> bool:
+        return bool(self._moves)
+
+    def count(self, value: object = None) -> int:
+        """The number of legal moves (or, given a move, 1 if it is legal)."""
+        if value is None:
+            return len(self._moves)
+        return self._moves.count(value)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({len(self._moves)}): {' '.join(str(m) for m in self._moves)}>"
