@@ -93,7 +93,7 @@ class Card:
         if self.rank == Rank.KING:
             return "an empty column"
         colour = "black" if self.is_red else "red"
-        return f"a {colour} {_RANK_WORDS[self.rank]}"
+        return f"a {colour} {_RANK_WORDS[Rank(self.rank + 1)]}"
 
     def __str__(self) -> str:
         return RANK_CHARS[self.rank - 1] + SUIT_CHARS[self.suit]

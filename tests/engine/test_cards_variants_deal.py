@@ -1,0 +1,135 @@
+"""Cards (§1), variants (§2) and deal numbers (§3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from milligan import Game, InvalidDealError, InvalidMoveError, InvalidVariantError, Variant
+from milligan.cards import Card, Rank, Suit, canonical_deck
+from milligan.deal import SplitMix64, deal_order
+from milligan.position import Position
+from milligan.variants import PRESETS
+
+# A copy of shared/vectors/deals.json, the specification's test vectors.
+VECTORS = json.loads((Path(__file__).parent / "deals.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("AS", "AS"), ("TH", "TH"), ("10H", "TH"), ("10h", "TH"), ("qc", "QC"), ("K♠", "KS"),
+     ("2♦", "2D"), ("j♥", "JH"), ("a♣", "AC"), (" 7d ", "7D")],
+)
+def test_card_text_forms(text: str, expected: str) -> None:
+    assert str(Card.parse(text)) == expected
+
+
+@pytest.mark.parametrize("text", ["", "A", "1S", "11H", "ZS", "AX", "10", "AS?"])
+def test_bad_card_text(text: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        Card.parse(text)
+
+
+def test_colours_and_building() -> None:
+    nine_h, ten_s, ten_d = Card.parse("9H"), Card.parse("TS"), Card.parse("TD")
+    assert nine_h.is_red and not ten_s.is_red
+    assert nine_h.can_go_on(ten_s) and not nine_h.can_go_on(ten_d)
+    assert Card.parse("QC").can_go_on(Card.parse("KH"))
+    assert not Card.parse("KC").can_go_on(Card.parse("QH"))
+
+
+def test_canonical_deck_order() -> None:
+    deck = canonical_deck(2)
+    assert len(deck) == 104
+    assert [str(c) for c in deck[:3]] == ["AC", "2C", "3C"]
+    assert str(deck[13]) == "AD" and str(deck[51]) == "KS" and deck[52:] == deck[:52]
+    assert deck[0] == Card(Rank.ACE, Suit.CLUBS)
+
+
+def test_presets_are_the_table_of_rules() -> None:
+    assert {name: (v.decks, v.columns, v.opening_rows, v.face_down_rows, v.reprieve, v.stock_size)
+            for name, v in PRESETS.items()} == {
+        "classic": (2, 8, 1, 0, "free", 96),
+        "spanish": (2, 8, 1, 0, "none", 96),
+        "improved": (2, 8, 3, 2, "free", 80),
+        "one-deck": (1, 4, 1, 0, "free", 48),
+        "strict": (2, 8, 1, 0, "strict", 96),
+    }
+    for name, variant in PRESETS.items():
+        assert variant.name == name
+        assert Variant.from_json(variant.to_json()) == variant
+
+
+def test_other_combinations_are_data() -> None:
+    custom = Variant(decks=1, columns=6, opening_rows=2, face_down_rows=1, reprieve="strict")
+    assert custom.name is None
+    assert custom.to_json() == {"decks": 1, "columns": 6, "opening_rows": 2,
+                                "face_down_rows": 1, "reprieve": "strict"}
+    assert Variant.from_json(custom.to_json()) == custom
+    assert hash(custom) == hash(Variant.from_json(custom.to_json()))
+    game = Game.new(custom, 7)
+    assert [len(c) for c in game.position.columns] == [2] * 6
+    assert game.position.face_down == (1,) * 6
+    assert len(game.position.stock) == 40
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"decks": 3}, {"columns": 0}, {"columns": 14}, {"opening_rows": 0},
+     {"face_down_rows": 1}, {"opening_rows": 7, "columns": 13, "decks": 1},
+     {"reprieve": "sometimes"}, {"decks": "2"}, {"colour": "red"}],
+)
+def test_impossible_variants(settings: dict[str, object]) -> None:
+    with pytest.raises(InvalidVariantError):
+        Variant.from_json(settings)
+
+
+def test_unknown_variant_name() -> None:
+    with pytest.raises(InvalidVariantError, match="unknown variant 'freecell'"):
+        Variant.named("freecell")
+
+
+def test_splitmix64_vectors() -> None:
+    assert SplitMix64(0).next() == 0xE220A8397B1DCDAF
+    for seed, outputs in VECTORS["splitmix64"].items():
+        rng = SplitMix64(int(seed))
+        assert [rng.next() for _ in outputs] == outputs
+
+
+@pytest.mark.parametrize("vector", VECTORS["deals"], ids=lambda v: f"{v['variant']}-{v['number']}")
+def test_dealing_order_vectors(vector: dict[str, object]) -> None:
+    variant = Variant.named(str(vector["variant"]))
+    order = deal_order(variant, int(str(vector["number"])))
+    assert [str(card) for card in order] == vector["order"]
+
+
+def test_deal_42_opens_as_the_rules_say() -> None:
+    position = Position.deal(Variant.named("classic"), 42)
+    assert " ".join(str(c[-1]) for c in position.columns) == "QD 6C 9C 5H AD TD 8S 4H"
+
+
+@pytest.mark.parametrize("number", [0, 1, 2**32, 2**63, 2**64 - 1])
+def test_every_number_deals_a_full_deck(number: int) -> None:
+    for variant in PRESETS.values():
+        order = deal_order(variant, number)
+        assert sorted(order, key=str) == sorted(canonical_deck(variant.decks), key=str)
+
+
+@pytest.mark.parametrize("number", [-1, 2**64, 1.5, "3", True, None])
+def test_deal_numbers_out_of_range(number: object) -> None:
+    with pytest.raises(InvalidDealError):
+        deal_order(PRESETS["classic"], number)  # type: ignore[arg-type]
+
+
+def test_explicit_orders() -> None:
+    variant = PRESETS["one-deck"]
+    order = tuple(reversed(canonical_deck(1)))
+    game = Game.from_order(variant, order)
+    assert game.deal is None and game.order == order
+    assert [str(c[-1]) for c in game.position.columns] == ["KS", "QS", "JS", "TS"]
+    with pytest.raises(InvalidDealError):
+        Game.from_order(variant, order[:-1])
+    with pytest.raises(InvalidDealError):
+        Game.from_order(variant, order[:-1] + (order[0],))
