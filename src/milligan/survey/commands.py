@@ -1,0 +1,298 @@
+"""``milligan survey run | report | winnable``.
+
+Heavy imports (Dask, rich, matplotlib) wait until a survey command runs, so
+that every other ``milligan`` command starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from milligan.cli import UsageError, variant_arg
+from milligan.survey.results import Limits, Result, ResultStore, default_path, variant_key
+from milligan.variants import PRESETS
+
+
+def register(subparsers: Any) -> None:
+    """Add ``survey`` and its subcommands to the ``milligan`` command line."""
+    survey = subparsers.add_parser(
+        "survey", help="solve many deals and publish how winnable a variant is"
+    )
+    commands = survey.add_subparsers(dest="survey_command", metavar="SUBCOMMAND")
+    commands.required = True
+
+    run = commands.add_parser(
+        "run",
+        help="solve a range of deals on this machine or a Dask cluster",
+        description="Solve every deal of a range and store each verdict as it arrives. "
+        "Deals already decided under the same or larger limits are skipped, so a "
+        "survey can be interrupted and resumed or extended.",
+    )
+    run.add_argument(
+        "--variant",
+        type=variant_arg,
+        default=PRESETS["classic"],
+        metavar="V",
+        help=f"{', '.join(PRESETS)} or settings as JSON (default classic)",
+    )
+    run.add_argument(
+        "--deals", required=True, metavar="RANGE", help="deal numbers, e.g. 1-10000 or 1-10,42"
+    )
+    run.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=10.0,
+        metavar="S",
+        help="seconds per deal (default 10; 0 for none)",
+    )
+    run.add_argument(
+        "--max-positions",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="positions per deal (default: no limit)",
+    )
+    run.add_argument(
+        "--max-memory",
+        type=_positive_int,
+        default=None,
+        metavar="MB",
+        help="memory per deal (default: a share of free memory per worker, at most 1024)",
+    )
+    run.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="worker processes on this machine (default: all cores)",
+    )
+    run.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="a Dask scheduler, e.g. tcp://10.0.0.5:8786; 'local' starts a "
+        "Dask LocalCluster of --workers processes",
+    )
+    run.add_argument(
+        "--results", metavar="PATH", default=None, help=f"results file (default {default_path()})"
+    )
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.set_defaults(handler=cmd_run)
+
+    report = commands.add_parser("report", help="the winnability table of the stored results")
+    report.add_argument("--results", metavar="PATH", default=None, help="results file")
+    report.add_argument(
+        "--variant",
+        action="append",
+        type=variant_arg,
+        metavar="V",
+        help="only this variant (repeatable)",
+    )
+    report.add_argument(
+        "--plots", metavar="DIR", default=None, help="also write the charts (PNG and SVG) into DIR"
+    )
+    report.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    report.set_defaults(handler=cmd_report)
+
+    winnable = commands.add_parser("winnable", help="list the deal numbers proven won")
+    winnable.add_argument(
+        "--variant",
+        type=variant_arg,
+        default=PRESETS["classic"],
+        metavar="V",
+        help="variant (default classic)",
+    )
+    winnable.add_argument("--results", metavar="PATH", default=None, help="results file")
+    winnable.set_defaults(handler=cmd_winnable)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
+    return value
+
+
+def _results_path(args: argparse.Namespace) -> Path:
+    return Path(args.results) if args.results else default_path()
+
+
+def _existing_results(args: argparse.Namespace) -> Path:
+    path = _results_path(args)
+    if not path.exists():
+        raise UsageError(f"no results file at {path} (run 'milligan survey run' first)")
+    return path
+
+
+# -- run ----------------------------------------------------------------------------
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from milligan.survey.runner import (
+        DEFAULT_MEMORY_MB,
+        DaskEngine,
+        Engine,
+        LocalEngine,
+        parse_deals,
+        run_survey,
+    )
+
+    deals = parse_deals(args.deals)
+    variant = variant_key(args.variant)
+    try:
+        import milligan.solver  # noqa: F401
+    except ImportError as error:
+        raise UsageError(f"the solver is not available: {error}") from None
+
+    # A kill is handled like Ctrl-C: stop the workers, keep what is stored.
+    signal.signal(signal.SIGTERM, _terminate)
+    engine: Engine
+    if args.scheduler is None:
+        engine = LocalEngine(args.workers)
+    elif args.scheduler == "local":
+        engine = DaskEngine(None, args.workers)
+    else:
+        engine = DaskEngine(args.scheduler)
+    try:
+        memory = args.max_memory
+        if memory is None:
+            share = engine.memory_per_slot_mb()
+            memory = DEFAULT_MEMORY_MB if share is None else max(64, min(DEFAULT_MEMORY_MB, share))
+        limits = Limits(args.timeout or None, args.max_positions, memory)
+        with ResultStore(_results_path(args)) as store:
+            return _run_with_progress(args, store, variant, deals, limits, engine, run_survey)
+    except BaseException:
+        engine.close(abort=True)
+        raise
+
+
+def _run_with_progress(
+    args: argparse.Namespace,
+    store: ResultStore,
+    variant: str,
+    deals: list[int],
+    limits: Limits,
+    engine: Any,
+    run_survey: Any,
+) -> int:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    from milligan.survey.runner import SurveyProgress
+
+    class RateColumn(ProgressColumn):
+        """Deals per minute since the start."""
+
+        def render(self, task: Task) -> Text:
+            elapsed = task.elapsed or 0.0
+            if not elapsed or not task.completed:
+                return Text("– deals/min", style="progress.data.speed")
+            return Text(
+                f"{60 * task.completed / elapsed:,.1f} deals/min", style="progress.data.speed"
+            )
+
+    console = Console(stderr=True)
+    where = args.scheduler or f"{engine.slots()} local workers"
+    console.print(
+        f"survey {variant}, deals {args.deals}: limits {limits}; on {where}; "
+        f"results in {store.path}"
+    )
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=args.quiet,
+    )
+    task_id = bar.add_task("starting", total=None)
+
+    def show(progress: SurveyProgress, result: Result | None) -> None:
+        description = f"won {progress.won} lost {progress.lost} unknown {progress.unknown}"
+        if progress.failed:
+            description += f" failed {progress.failed}"
+        bar.update(task_id, total=progress.total, completed=progress.done, description=description)
+
+    started = time.monotonic()
+    progress: SurveyProgress | None = None
+    try:
+        with bar:
+            progress = run_survey(store, variant, deals, limits, engine, on_progress=show)
+    except KeyboardInterrupt:
+        console.print(
+            "interrupted: the deals in flight are lost; the rest is stored. "
+            "Run the same command again to resume."
+        )
+        raise
+    seconds = time.monotonic() - started
+    for failure in progress.failures:
+        console.print(f"failed: {failure}")
+    print(
+        f"{variant}: {progress.done} deals solved in {seconds:.1f} s "
+        f"(won {progress.won}, lost {progress.lost}, unknown {progress.unknown}, "
+        f"failed {progress.failed}); {progress.skipped} already decided, skipped"
+    )
+    return 1 if progress.failed else 0
+
+
+# -- report and winnable ------------------------------------------------------------
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from milligan.survey.report import collect, markdown, print_table, write_plots
+
+    variants = [variant_key(v) for v in args.variant] if args.variant else None
+    with ResultStore(_existing_results(args)) as store:
+        summaries = collect(store, variants)
+        if args.markdown:
+            print(markdown(summaries))
+        else:
+            print_table(summaries)
+        if args.plots:
+            for path in write_plots(store, args.plots, variants):
+                print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def cmd_winnable(args: argparse.Namespace) -> int:
+    from milligan.survey.results import winnable_deals
+
+    for deal in winnable_deals(_existing_results(args), args.variant):
+        print(deal)
+    return 0

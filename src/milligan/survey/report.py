@@ -1,0 +1,209 @@
+"""The survey report: a table per variant, as text or Markdown, and its charts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from milligan.survey.results import Limits, Result, ResultStore
+from milligan.survey.stats import VariantSummary, summarize
+
+HEADERS = (
+    "variant",
+    "deals",
+    "won",
+    "lost",
+    "unknown",
+    "win rate",
+    "95% interval",
+    "median s",
+    "p95 s",
+    "limits",
+)
+
+
+def collect(store: ResultStore, variants: Sequence[str] | None = None) -> list[VariantSummary]:
+    """The summary of each variant in the store (or of the ones named)."""
+    verdicts = list(store.verdicts().values())
+    names = list(variants) if variants else store.variants()
+    return [summarize(name, verdicts) for name in names]
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def _limits(limits: Sequence[Limits]) -> str:
+    return "; ".join(str(limit) for limit in limits) or "–"
+
+
+def _deal_range(summary: VariantSummary) -> str:
+    if summary.first_deal is None:
+        return "0"
+    span = summary.last_deal - summary.first_deal + 1 if summary.last_deal is not None else 0
+    where = f"{summary.first_deal}–{summary.last_deal}"
+    if span != summary.deals:
+        where += ", some"
+    return f"{summary.deals} ({where})"
+
+
+def rows(summaries: Sequence[VariantSummary]) -> list[tuple[str, ...]]:
+    """The report's cells, one tuple per variant, in :data:`HEADERS` order."""
+    table: list[tuple[str, ...]] = []
+    for summary in summaries:
+        low, high = summary.interval
+        table.append(
+            (
+                summary.variant,
+                _deal_range(summary),
+                str(summary.won),
+                str(summary.lost),
+                str(summary.unknown),
+                _percent(summary.win_rate),
+                f"{_percent(low)} – {_percent(high)}",
+                _seconds(summary.median_seconds),
+                _seconds(summary.p95_seconds),
+                _limits(summary.limits),
+            )
+        )
+    return table
+
+
+def markdown(summaries: Sequence[VariantSummary]) -> str:
+    """The report as a Markdown table.
+
+    >>> from milligan.survey.stats import VariantSummary
+    >>> s = VariantSummary("one-deck", 10, 5, 5, 0, 0.5, 0.9, 1, 10, (Limits(5),))
+    >>> print(markdown([s]))
+    | variant | deals | won | lost | unknown | win rate | 95% interval | median s | p95 s | limits |
+    |---|---:|---:|---:|---:|---:|---:|---:|---:|---|
+    | one-deck | 10 (1–10) | 5 | 5 | 0 | 50.0% | 23.7% – 76.3% | 0.500 | 0.900 | 5 s |
+    """
+    align = ("---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---")
+    lines = ["| " + " | ".join(HEADERS) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows(summaries)]
+    return "\n".join(lines)
+
+
+def print_table(summaries: Sequence[VariantSummary]) -> None:
+    """The report as a table on the terminal."""
+    from rich.console import Console
+    from rich.table import Table
+
+    import sys
+
+    table = Table(title="Winnability survey", title_justify="left")
+    for index, header in enumerate(HEADERS):
+        table.add_column(header, justify="left" if index in (0, 9) else "right", no_wrap=index < 9)
+    for row in rows(summaries):
+        table.add_row(*row)
+    # A pipe or a file gets the whole table, not one cut to 80 columns.
+    Console(width=None if sys.stdout.isatty() else 200).print(table)
+    print(
+        "win rate: wins among decided deals; interval: 95% Wilson, unknowns counted as lost"
+        " (low) and as won (high); times: decided deals"
+    )
+
+
+# -- charts -------------------------------------------------------------------------
+
+CHARTS = ("solve-times", "decided-vs-limit", "win-rate")
+
+
+def write_plots(
+    store: ResultStore, directory: str | Path, variants: Sequence[str] | None = None
+) -> list[Path]:
+    """Write the three charts as PNG and SVG into ``directory``; returns the files."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    verdicts = list(store.verdicts().values())
+    names = list(variants) if variants else store.variants()
+    by_variant: dict[str, list[Result]] = {
+        name: [r for r in verdicts if r.variant == name] for name in names
+    }
+    written: list[Path] = []
+
+    def save(figure: Figure, stem: str) -> None:
+        figure.tight_layout()
+        for suffix in ("png", "svg"):
+            path = directory / f"{stem}.{suffix}"
+            # A fixed date keeps the SVG identical when the data is.
+            figure.savefig(path, dpi=120, metadata={"Date": None} if suffix == "svg" else None)
+            written.append(path)
+        plt.close(figure)
+
+    # Solve-time distribution of the decided deals, log-spaced bins.
+    figure, axes = plt.subplots(figsize=(7, 4))
+    times = {name: [r.seconds for r in rows if r.decided] for name, rows in by_variant.items()}
+    every = [t for values in times.values() for t in values if t > 0]
+    if every:
+        import numpy as np
+
+        low, high = max(min(every), 1e-4), max(every)
+        bins = list(np.logspace(np.log10(low) - 0.05, np.log10(high) + 0.05, 40))
+        for name, values in times.items():
+            if values:
+                clipped = [max(t, low) for t in values]
+                axes.hist(clipped, bins=bins, histtype="step", linewidth=1.5, label=name)
+        axes.set_xscale("log")
+        axes.legend()
+    axes.set_xlabel("solve time of a decided deal (s)")
+    axes.set_ylabel("deals")
+    axes.set_title("Solve-time distribution")
+    save(figure, "solve-times")
+
+    # Share of deals decided (won or lost) if the time limit had been t.
+    figure, axes = plt.subplots(figsize=(7, 4))
+    for name, rows_ in by_variant.items():
+        decided = sorted(r.seconds for r in rows_ if r.decided)
+        if not rows_ or not decided:
+            continue
+        total = len(rows_)
+        limit = max((r.limits.timeout or 0.0) for r in rows_) or decided[-1]
+        xs = [max(t, 1e-4) for t in decided] + [max(limit, decided[-1])]
+        ys = [100 * (i + 1) / total for i in range(len(decided))] + [100 * len(decided) / total]
+        axes.step(xs, ys, where="post", label=name)
+    axes.set_xscale("log")
+    axes.set_ylim(0, 100)
+    axes.set_xlabel("time limit per deal (s)")
+    axes.set_ylabel("deals decided (%)")
+    axes.set_title("Deals decided against the time limit")
+    if by_variant:
+        axes.legend(loc="lower right")
+    save(figure, "decided-vs-limit")
+
+    # Win rate per variant with its interval.
+    figure, axes = plt.subplots(figsize=(7, 4))
+    summaries = [summarize(name, verdicts) for name in names]
+    for index, summary in enumerate(summaries):
+        low, high = summary.interval
+        rate = summary.win_rate
+        centre = rate if rate is not None else (low + high) / 2
+        axes.errorbar(
+            [index],
+            [100 * centre],
+            yerr=[[100 * (centre - low)], [100 * (high - centre)]],
+            fmt="o",
+            capsize=6,
+            markersize=7,
+        )
+    axes.set_xticks(range(len(summaries)), [s.variant for s in summaries])
+    axes.set_xlim(-0.5, max(len(summaries), 1) - 0.5)
+    axes.set_ylim(0, 100)
+    axes.set_ylabel("win rate (%)")
+    axes.set_title("Win rate with 95% Wilson interval (unknowns as lost / as won)")
+    axes.grid(axis="y", alpha=0.3)
+    save(figure, "win-rate")
+    return written

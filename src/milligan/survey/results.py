@@ -1,0 +1,315 @@
+"""Survey results: one SQLite file, a row per solver attempt.
+
+Every attempt is kept (an ``unknown`` later retried with larger limits leaves
+both rows), and the *verdict of a deal* is its best attempt: a ``won`` or
+``lost`` is final, otherwise the ``unknown`` with the largest limits. Rows are
+written one transaction each as they arrive, in WAL mode, so a killed survey
+loses only the deals that were still being solved.
+
+The web server's "winnable deals only" option reads :func:`winnable_deals`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from milligan.errors import MilliganError
+from milligan.variants import Variant
+
+VERDICTS = ("won", "lost", "unknown")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    id INTEGER PRIMARY KEY,
+    variant TEXT NOT NULL,
+    deal INTEGER NOT NULL,
+    timeout REAL,
+    max_positions INTEGER,
+    max_memory_mb INTEGER,
+    verdict TEXT NOT NULL CHECK (verdict IN ('won', 'lost', 'unknown')),
+    seconds REAL NOT NULL,
+    positions INTEGER NOT NULL,
+    solution_length INTEGER,
+    solution TEXT,
+    solver TEXT,
+    host TEXT,
+    finished_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS results_variant_deal ON results (variant, deal);
+"""
+
+_COLUMNS = (
+    "variant, deal, timeout, max_positions, max_memory_mb, verdict, seconds, positions,"
+    " solution_length, solution, solver, host, finished_at"
+)
+
+
+class ResultsError(MilliganError):
+    """A results file that cannot be opened or read."""
+
+
+def default_path() -> Path:
+    """The results file used when no ``--results`` is given (the user's data dir)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("milligan", appauthor=False) / "survey.sqlite3"
+
+
+def variant_key(variant: Variant) -> str:
+    """How a variant is written in the results: its preset name, or its settings as JSON.
+
+    >>> variant_key(Variant.named("one-deck"))
+    'one-deck'
+    >>> variant_key(Variant(columns=7))
+    '{"columns":7,"decks":2,"face_down_rows":0,"opening_rows":1,"reprieve":"free"}'
+    """
+    settings = variant.to_json()
+    if isinstance(settings, str):
+        return settings
+    return json.dumps(settings, sort_keys=True, separators=(",", ":"))
+
+
+# SQLite integers are signed 64-bit; deal numbers go up to 2**64 - 1.
+def _deal_to_db(deal: int) -> int:
+    return deal - 2**64 if deal >= 2**63 else deal
+
+
+def _deal_from_db(value: int) -> int:
+    return value + 2**64 if value < 0 else value
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The per-deal limits of a solver run; None means no limit."""
+
+    timeout: float | None = None
+    max_positions: int | None = None
+    max_memory_mb: int | None = None
+
+    def covers(self, other: Limits) -> bool:
+        """True when every limit here is at least as large as ``other``'s.
+
+        >>> Limits(10, None, 512).covers(Limits(5, 10**6, 512))
+        True
+        >>> Limits(10, 10**6).covers(Limits(10, None))
+        False
+        """
+        return all(
+            _at_least(mine, theirs)
+            for mine, theirs in (
+                (self.timeout, other.timeout),
+                (self.max_positions, other.max_positions),
+                (self.max_memory_mb, other.max_memory_mb),
+            )
+        )
+
+    def __str__(self) -> str:
+        parts = []
+        if self.timeout is not None:
+            parts.append(f"{self.timeout:g} s")
+        if self.max_positions is not None:
+            parts.append(f"{self.max_positions:,} positions")
+        if self.max_memory_mb is not None:
+            parts.append(f"{self.max_memory_mb} MB")
+        return ", ".join(parts) or "no limits"
+
+
+def _at_least(mine: float | None, theirs: float | None) -> bool:
+    mine_value = math.inf if mine is None else mine
+    theirs_value = math.inf if theirs is None else theirs
+    return mine_value >= theirs_value
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One solver attempt at one deal."""
+
+    variant: str
+    deal: int
+    limits: Limits
+    verdict: str
+    seconds: float
+    positions: int
+    solution: tuple[str, ...] | None = None
+    solver: str | None = None
+    host: str | None = None
+    finished_at: str = ""
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict != "unknown"
+
+    @property
+    def solution_length(self) -> int | None:
+        return None if self.solution is None else len(self.solution)
+
+    def better_than(self, other: Result) -> bool:
+        """True when this attempt says more about the deal than ``other``."""
+        if other.decided:
+            return False
+        return self.decided or (self.limits.covers(other.limits) and self.limits != other.limits)
+
+
+class ResultStore:
+    """An open results file; a context manager that closes it."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as error:
+            raise ResultsError(f"cannot open results file {self.path}: {error}") from None
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file; the last connection out folds the WAL back into it."""
+        self._db.close()
+
+    def add(self, result: Result) -> None:
+        """Store one attempt (its own transaction, so it survives a kill)."""
+        limits = result.limits
+        with self._db:
+            self._db.execute(
+                f"INSERT INTO results ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    result.variant,
+                    _deal_to_db(result.deal),
+                    limits.timeout,
+                    limits.max_positions,
+                    limits.max_memory_mb,
+                    result.verdict,
+                    result.seconds,
+                    result.positions,
+                    result.solution_length,
+                    None if result.solution is None else " ".join(result.solution),
+                    result.solver,
+                    result.host,
+                    result.finished_at,
+                ),
+            )
+
+    def attempts(self, variant: str | None = None) -> Iterator[Result]:
+        """Every stored attempt, optionally of one variant, in the order stored."""
+        query = f"SELECT {_COLUMNS} FROM results"
+        params: tuple[str, ...] = ()
+        if variant is not None:
+            query += " WHERE variant = ?"
+            params = (variant,)
+        try:
+            rows = self._db.execute(query + " ORDER BY id", params)
+            for row in rows:
+                yield _row_to_result(row)
+        except sqlite3.DatabaseError as error:
+            raise ResultsError(f"cannot read results file {self.path}: {error}") from None
+
+    def verdicts(self, variant: str | None = None) -> dict[tuple[str, int], Result]:
+        """The best attempt per (variant, deal)."""
+        best: dict[tuple[str, int], Result] = {}
+        for result in self.attempts(variant):
+            key = (result.variant, result.deal)
+            current = best.get(key)
+            if current is None or result.better_than(current):
+                best[key] = result
+        return best
+
+    def variants(self) -> list[str]:
+        """The variants that have results, presets first in their usual order."""
+        names = [row[0] for row in self._db.execute("SELECT DISTINCT variant FROM results")]
+        return sorted(names, key=_variant_order)
+
+
+def _variant_order(name: str) -> tuple[int, str]:
+    from milligan.variants import PRESETS
+
+    order = list(PRESETS)
+    return (order.index(name) if name in order else len(order), name)
+
+
+def _row_to_result(row: tuple[object, ...]) -> Result:
+    (
+        variant,
+        deal,
+        timeout,
+        max_positions,
+        max_memory_mb,
+        verdict,
+        seconds,
+        positions,
+        _length,
+        solution,
+        solver,
+        host,
+        finished_at,
+    ) = row
+    return Result(
+        variant=str(variant),
+        deal=_deal_from_db(int(deal)),  # type: ignore[call-overload]
+        limits=Limits(
+            None if timeout is None else float(timeout),  # type: ignore[arg-type]
+            None if max_positions is None else int(max_positions),  # type: ignore[call-overload]
+            None if max_memory_mb is None else int(max_memory_mb),  # type: ignore[call-overload]
+        ),
+        verdict=str(verdict),
+        seconds=float(seconds),  # type: ignore[arg-type]
+        positions=int(positions),  # type: ignore[call-overload]
+        solution=None if solution is None else tuple(str(solution).split()),
+        solver=None if solver is None else str(solver),
+        host=None if host is None else str(host),
+        finished_at=str(finished_at),
+    )
+
+
+def pending_deals(
+    store: ResultStore, variant: str, deals: Iterable[int], limits: Limits
+) -> tuple[list[int], int]:
+    """The deals that still need solving under ``limits``, and how many are skipped.
+
+    A deal is skipped when it is won or lost, or when an attempt with limits at
+    least as large as these already ended ``unknown``.
+    """
+    best = store.verdicts(variant)
+    todo: list[int] = []
+    skipped = 0
+    for deal in deals:
+        result = best.get((variant, deal))
+        if result is not None and (result.decided or result.limits.covers(limits)):
+            skipped += 1
+        else:
+            todo.append(deal)
+    return todo, skipped
+
+
+def winnable_deals(path: str | Path | None, variant: Variant | str) -> list[int]:
+    """The deal numbers of ``variant`` that a solver proved won, ascending.
+
+    ``path`` None means the default results file; a missing file has no deals.
+    """
+    path = default_path() if path is None else Path(path)
+    if not path.exists():
+        return []
+    key = variant if isinstance(variant, str) else variant_key(variant)
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        try:
+            rows = db.execute(
+                "SELECT DISTINCT deal FROM results WHERE variant = ? AND verdict = 'won'", (key,)
+            ).fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        raise ResultsError(f"cannot read results file {path}: {error}") from None
+    return sorted(_deal_from_db(row[0]) for row in rows)

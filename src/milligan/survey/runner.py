@@ -1,0 +1,421 @@
+"""Solving many deals at once: a local process pool or a Dask cluster.
+
+Each deal is one task: a fresh solver call with the survey's limits, in a
+worker process, returning a :class:`~milligan.survey.results.Result`. The
+parent stores every result as it arrives, keeps only a small window of tasks
+in flight (so an interrupted survey loses little) and resubmits the tasks of
+a worker that died.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import json
+import os
+import signal
+import socket
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from milligan.errors import MilliganError
+from milligan.survey.results import Limits, Result, ResultStore, pending_deals
+from milligan.variants import Variant
+
+#: How often one deal may be lost with its worker before the survey gives up on it.
+MAX_LOST = 3
+
+#: The per-deal memory cap when there is room for it.
+DEFAULT_MEMORY_MB = 1024
+
+
+class SurveyError(MilliganError):
+    """A survey that cannot start (bad deal range, no cluster, no solver)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One deal to solve under some limits; small and picklable."""
+
+    variant: str
+    deal: int
+    limits: Limits
+
+
+def variant_from_key(key: str) -> Variant:
+    """The variant written as ``key`` in the results (a preset name or JSON settings)."""
+    return Variant.from_json(json.loads(key) if key.startswith("{") else key)
+
+
+def solver_name() -> str:
+    """Which solver core answers: recorded with each result."""
+    import milligan.solver as solver
+
+    core = getattr(solver, "CORE", None) or getattr(solver, "IMPLEMENTATION", None)
+    return f"milligan-solver/{core}" if core else "milligan-solver"
+
+
+def solve_task(task: Task) -> Result:
+    """Solve one deal in a fresh solver call; runs in a worker process."""
+    from milligan.position import Position
+    from milligan.solver import solve
+
+    limits = task.limits
+    start = Position.deal(variant_from_key(task.variant), task.deal)
+    options: dict[str, Any] = {"timeout": limits.timeout, "max_positions": limits.max_positions}
+    if limits.max_memory_mb is not None:
+        options["max_memory_mb"] = limits.max_memory_mb
+    began = time.perf_counter()
+    outcome = solve(start, **options)
+    seconds = getattr(outcome, "seconds", None)
+    verdict = str(outcome.result)
+    solution = tuple(str(move) for move in outcome.moves) if verdict == "won" else None
+    return Result(
+        variant=task.variant,
+        deal=task.deal,
+        limits=limits,
+        verdict=verdict,
+        seconds=float(seconds if seconds is not None else time.perf_counter() - began),
+        positions=int(outcome.positions),
+        solution=solution,
+        solver=solver_name(),
+        host=socket.gethostname(),
+        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+
+
+def parse_deals(text: str) -> list[int]:
+    """Deal numbers from ``1-1000``, ``7`` or a comma-separated list of both.
+
+    >>> parse_deals("1-3,10,20-21")
+    [1, 2, 3, 10, 20, 21]
+    """
+    deals: dict[int, None] = {}
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        first, dash, last = part.partition("-")
+        try:
+            low = int(first, 0)
+            high = int(last, 0) if dash else low
+        except ValueError:
+            raise SurveyError(f"bad deal range {part!r} (write e.g. 1-1000 or 1-10,42)") from None
+        if not 0 <= low <= high < 2**64:
+            raise SurveyError(f"bad deal range {part!r}: numbers go from 0 to 2**64-1, low first")
+        if high - low + len(deals) >= 10**7:
+            raise SurveyError(f"deal range {text!r} is too long for one survey (10 million max)")
+        deals.update(dict.fromkeys(range(low, high + 1)))
+    if not deals:
+        raise SurveyError("no deals given")
+    return list(deals)
+
+
+# -- engines ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Lost:
+    """A task whose worker died before it finished: worth resubmitting."""
+
+    reason: str
+
+
+Outcome = Result | Lost | BaseException
+
+
+class Engine(Protocol):
+    """Where tasks run: :class:`LocalEngine` or :class:`DaskEngine`."""
+
+    def slots(self) -> int:
+        """How many tasks run at once."""
+        ...
+
+    def memory_per_slot_mb(self) -> int | None:
+        """The memory a task may use so that all slots fit, if known."""
+        ...
+
+    def submit(self, task: Task) -> Any: ...
+
+    def wait(self, handles: Sequence[Any], timeout: float) -> list[tuple[Any, Outcome]]:
+        """Some finished handles with their outcomes (none when ``timeout`` passes)."""
+        ...
+
+    def close(self, abort: bool = False) -> None:
+        """Stop; ``abort`` kills the tasks in flight."""
+        ...
+
+
+def _worker_init() -> None:
+    # Ctrl-C is the parent's business: it kills the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Die with the parent, even when it is killed with SIGKILL (Linux only).
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def available_memory_mb() -> int | None:
+    """The memory this machine can still give, from /proc/meminfo (Linux)."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+class LocalEngine:
+    """A pool of worker processes on this machine."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._executor = self._start()
+        self._current: set[cf.Future[Result]] = set()  # futures of the pool now running
+
+    def _start(self) -> cf.ProcessPoolExecutor:
+        import multiprocessing
+
+        # spawn, not fork: the parent runs threads (the progress display).
+        return cf.ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_init,
+        )
+
+    def slots(self) -> int:
+        return self.workers
+
+    def memory_per_slot_mb(self) -> int | None:
+        available = available_memory_mb()
+        return None if available is None else int(available * 0.7) // self.workers
+
+    def submit(self, task: Task) -> cf.Future[Result]:
+        try:
+            future = self._executor.submit(solve_task, task)
+        except cf.process.BrokenProcessPool:
+            self._restart()
+            future = self._executor.submit(solve_task, task)
+        self._current.add(future)
+        return future
+
+    def wait(self, handles: Sequence[Any], timeout: float) -> list[tuple[Any, Outcome]]:
+        done, _ = cf.wait(handles, timeout=timeout, return_when=cf.FIRST_COMPLETED)
+        outcomes: list[tuple[Any, Outcome]] = []
+        broken = False
+        for future in done:
+            try:
+                outcomes.append((future, future.result()))
+            except cf.process.BrokenProcessPool:
+                # Every future of a broken pool fails; restart it only once.
+                broken = broken or future in self._current
+                outcomes.append((future, Lost("a worker process died")))
+            except Exception as error:
+                outcomes.append((future, error))
+            self._current.discard(future)
+        if broken:
+            self._restart()
+        return outcomes
+
+    def _restart(self) -> None:
+        self._kill()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._start()
+        self._current = set()
+
+    def _kill(self) -> None:
+        # The pool has no public way to stop tasks in flight (before Python 3.14).
+        processes = getattr(self._executor, "_processes", None) or {}
+        for process in list(processes.values()):
+            with contextlib.suppress(Exception):
+                process.kill()
+
+    def close(self, abort: bool = False) -> None:
+        if abort:
+            self._kill()
+        self._executor.shutdown(wait=not abort, cancel_futures=True)
+
+
+class DaskEngine:
+    """Tasks on a Dask distributed cluster, through a ``Client``.
+
+    ``address`` is a scheduler (``tcp://host:8786``); None starts a
+    ``LocalCluster`` of ``workers`` single-threaded processes on this machine.
+    """
+
+    def __init__(
+        self, address: str | None = None, workers: int | None = None, client: Any = None
+    ) -> None:
+        from distributed import Client, LocalCluster
+
+        self._cluster: Any = None
+        self._own_client = client is None
+        if client is not None:
+            self.client = client
+        elif address is None:
+            self._cluster = LocalCluster(
+                n_workers=max(1, workers or os.cpu_count() or 1),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
+            self.client = Client(self._cluster)
+        else:
+            try:
+                self.client = Client(address, timeout="20s")
+            except (OSError, TimeoutError) as error:
+                raise SurveyError(
+                    f"cannot reach the Dask scheduler at {address}: {error}"
+                ) from None
+        self._slots_checked = 0.0
+        self._slots = 1
+
+    def slots(self) -> int:
+        now = time.monotonic()
+        if now - self._slots_checked > 5:
+            self._slots = max(1, sum(self.client.nthreads().values()))
+            self._slots_checked = now
+        return self._slots
+
+    def memory_per_slot_mb(self) -> int | None:
+        workers = self.client.scheduler_info().get("workers", {})
+        shares = [
+            int(info["memory_limit"] * 0.6) // (1024 * 1024) // max(1, info.get("nthreads", 1))
+            for info in workers.values()
+            if info.get("memory_limit")
+        ]
+        return min(shares) if shares else None
+
+    def submit(self, task: Task) -> Any:
+        return self.client.submit(
+            solve_task,
+            task,
+            pure=False,
+            retries=2,
+            key=f"milligan-solve-{task.deal}-{os.urandom(6).hex()}",
+        )
+
+    def wait(self, handles: Sequence[Any], timeout: float) -> list[tuple[Any, Outcome]]:
+        from distributed import wait
+        from distributed.scheduler import KilledWorker
+
+        try:
+            done, _ = wait(list(handles), timeout=timeout, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return []
+        outcomes: list[tuple[Any, Outcome]] = []
+        for future in done:
+            if future.status == "finished":
+                try:
+                    outcomes.append((future, future.result()))
+                except Exception as error:
+                    outcomes.append((future, error))
+            elif future.status == "error":
+                failure = future.exception()
+                if isinstance(failure, KilledWorker):
+                    outcomes.append((future, Lost(f"workers died running it: {failure}")))
+                else:
+                    outcomes.append((future, failure))
+            else:  # cancelled or lost: the cluster forgot it
+                outcomes.append((future, Lost(f"the cluster lost it ({future.status})")))
+        return outcomes
+
+    def close(self, abort: bool = False) -> None:
+        if not self._own_client:
+            return
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self._cluster is not None:
+            with contextlib.suppress(Exception):
+                self._cluster.close()
+
+
+# -- the survey loop ---------------------------------------------------------------
+
+
+@dataclass
+class SurveyProgress:
+    """What a survey has done so far; passed to the progress callback."""
+
+    total: int
+    skipped: int
+    won: int = 0
+    lost: int = 0
+    unknown: int = 0
+    failed: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def done(self) -> int:
+        return self.won + self.lost + self.unknown + self.failed
+
+    def count(self, result: Result) -> None:
+        if result.verdict == "won":
+            self.won += 1
+        elif result.verdict == "lost":
+            self.lost += 1
+        else:
+            self.unknown += 1
+
+
+def run_survey(
+    store: ResultStore,
+    variant: str,
+    deals: Iterable[int],
+    limits: Limits,
+    engine: Engine,
+    *,
+    on_progress: Callable[[SurveyProgress, Result | None], None] | None = None,
+) -> SurveyProgress:
+    """Solve every deal not yet decided under ``limits`` and store each result.
+
+    Deals whose workers die are resubmitted up to :data:`MAX_LOST` times; a
+    deal whose solver raises is counted as failed and not stored (a rerun
+    tries it again). Interrupting (``KeyboardInterrupt``) kills the deals in
+    flight and re-raises; everything finished before is already stored.
+    """
+    todo, skipped = pending_deals(store, variant, deals, limits)
+    progress = SurveyProgress(total=len(todo), skipped=skipped)
+    if on_progress is not None:
+        on_progress(progress, None)
+    queue = deque(Task(variant, deal, limits) for deal in todo)
+    in_flight: dict[Any, Task] = {}
+    lost: dict[int, int] = {}
+    finished = False
+    try:
+        while queue or in_flight:
+            window = 2 * engine.slots()
+            while queue and len(in_flight) < window:
+                task = queue.popleft()
+                in_flight[engine.submit(task)] = task
+            for handle, outcome in engine.wait(list(in_flight), timeout=0.5):
+                task = in_flight.pop(handle)
+                if isinstance(outcome, Result):
+                    store.add(outcome)
+                    progress.count(outcome)
+                    if on_progress is not None:
+                        on_progress(progress, outcome)
+                    continue
+                if isinstance(outcome, Lost):
+                    lost[task.deal] = lost.get(task.deal, 0) + 1
+                    if lost[task.deal] < MAX_LOST:
+                        queue.appendleft(task)
+                        continue
+                    reason = f"deal {task.deal}: lost {MAX_LOST} times ({outcome.reason})"
+                else:
+                    reason = f"deal {task.deal}: {type(outcome).__name__}: {outcome}"
+                progress.failed += 1
+                progress.failures.append(reason)
+                if on_progress is not None:
+                    on_progress(progress, None)
+        finished = True
+    finally:
+        engine.close(abort=not finished)
+    return progress

@@ -1,0 +1,271 @@
+"""The results file, the statistics and the report, on fixed rows (no solver needed)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from milligan.survey.report import collect, markdown
+from milligan.survey.results import (
+    Limits,
+    Result,
+    ResultStore,
+    pending_deals,
+    variant_key,
+    winnable_deals,
+)
+from milligan.survey.runner import SurveyError, parse_deals
+from milligan.survey.stats import percentile, wilson_interval
+from milligan.variants import Variant
+
+SMALL = Limits(timeout=1.0, max_positions=1000, max_memory_mb=256)
+LARGE = Limits(timeout=10.0, max_positions=None, max_memory_mb=256)
+
+
+def result(
+    deal: int, verdict: str, seconds: float = 0.5, limits: Limits = SMALL, variant: str = "one-deck"
+) -> Result:
+    return Result(
+        variant=variant,
+        deal=deal,
+        limits=limits,
+        verdict=verdict,
+        seconds=seconds,
+        positions=100 * (deal % 1000),
+        solution=("1>F", "D") if verdict == "won" else None,
+        solver="test",
+        host="here",
+        finished_at="2026-11-29T19:00:00+00:00",
+    )
+
+
+# -- Wilson interval -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [
+        # Closed forms: with no success the upper bound is z²/(n+z²), and symmetrically.
+        (0, 10, 0.0, 0.277533),
+        (10, 10, 0.722467, 1.0),
+        (5, 10, 0.236593, 0.763407),
+        # Newcombe (1998), Statistics in Medicine 17:857, table I, method 3 (4 decimals).
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+        (29, 29, 0.8830, 1.0),
+    ],
+)
+def test_wilson_interval_known_values(successes: int, trials: int, low: float, high: float) -> None:
+    got_low, got_high = wilson_interval(successes, trials)
+    assert got_low == pytest.approx(low, abs=5e-5)
+    assert got_high == pytest.approx(high, abs=5e-5)
+
+
+def test_wilson_interval_rejects_impossible_counts() -> None:
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+
+
+def test_percentile_interpolates() -> None:
+    assert percentile([], 50) is None
+    assert percentile([4.0], 95) == 4.0
+    assert percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 50) == 6
+    assert percentile(list(range(1, 101)), 95) == pytest.approx(95.05)
+
+
+# -- storage ------------------------------------------------------------------------
+
+
+def test_results_round_trip_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "survey.sqlite3"
+    with ResultStore(path) as store:
+        store.add(result(7, "won"))
+        store.add(result(2**64 - 1, "lost"))
+    with ResultStore(path) as store:
+        attempts = list(store.attempts())
+    assert [(a.deal, a.verdict) for a in attempts] == [(7, "won"), (2**64 - 1, "lost")]
+    assert attempts[0] == result(7, "won")
+    assert attempts[0].solution_length == 2
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("SELECT solution_length FROM results WHERE verdict='won'").fetchone() == (2,)
+
+
+def test_best_attempt_and_what_a_rerun_skips(tmp_path: Path) -> None:
+    with ResultStore(tmp_path / "r.sqlite3") as store:
+        store.add(result(1, "won"))
+        store.add(result(2, "lost"))
+        store.add(result(3, "unknown", limits=SMALL))
+        store.add(result(4, "unknown", limits=LARGE))
+        store.add(result(5, "unknown", limits=SMALL))
+        store.add(result(5, "won", limits=LARGE))
+        store.add(result(6, "unknown", limits=SMALL, variant="classic"))
+        best = store.verdicts("one-deck")
+        assert {deal: r.verdict for (_, deal), r in best.items()} == {
+            1: "won",
+            2: "lost",
+            3: "unknown",
+            4: "unknown",
+            5: "won",
+        }
+        # Same limits: only never-tried deals are left.
+        assert pending_deals(store, "one-deck", range(1, 8), SMALL) == ([6, 7], 5)
+        # Larger limits retry the unknown that had smaller ones, never a verdict.
+        assert pending_deals(store, "one-deck", range(1, 8), LARGE) == ([3, 6, 7], 4)
+        # Any limit larger than the unknown attempt's is worth a retry...
+        mixed = Limits(timeout=20.0, max_positions=1000, max_memory_mb=256)
+        assert pending_deals(store, "one-deck", [3, 4], mixed) == ([3, 4], 0)
+        # ...and none larger is not.
+        smaller = Limits(timeout=0.5, max_positions=500, max_memory_mb=128)
+        assert pending_deals(store, "one-deck", [3, 4], smaller) == ([], 2)
+        assert pending_deals(store, "classic", [6], SMALL) == ([], 1)
+
+
+def test_winnable_deals_for_the_web_server(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite3"
+    assert winnable_deals(path, "one-deck") == []
+    with ResultStore(path) as store:
+        for deal, verdict in [(9, "won"), (3, "won"), (4, "lost"), (5, "unknown")]:
+            store.add(result(deal, verdict))
+        store.add(result(3, "won"))
+        store.add(result(8, "won", variant="classic"))
+    assert winnable_deals(path, Variant.named("one-deck")) == [3, 9]
+    assert winnable_deals(path, "classic") == [8]
+    assert winnable_deals(path, "spanish") == []
+
+
+def test_variant_key_and_deal_ranges() -> None:
+    assert variant_key(Variant.named("strict")) == "strict"
+    assert variant_key(Variant(columns=6)).startswith('{"columns":6')
+    assert parse_deals("1-5") == [1, 2, 3, 4, 5]
+    assert parse_deals("3,1-2,3") == [3, 1, 2]
+    for bad in ["", "5-1", "x", "1-2**70", f"0-{2**64}", "1-100000000"]:
+        with pytest.raises(SurveyError):
+            parse_deals(bad)
+
+
+# -- the report ---------------------------------------------------------------------
+
+
+def fixed_set(path: Path) -> None:
+    """One-deck: 10 deals, 6 won, 3 lost, 1 unknown; classic: 4 deals."""
+    with ResultStore(path) as store:
+        verdicts = ["won", "won", "lost", "won", "unknown", "won", "lost", "won", "lost", "won"]
+        for deal, verdict in enumerate(verdicts, start=1):
+            store.add(result(deal, verdict, seconds=0.1 * deal))
+        store.add(result(5, "unknown", seconds=1.0, limits=LARGE))  # retried, still unknown
+        for deal, verdict in enumerate(["won", "lost", "lost", "unknown"], start=101):
+            store.add(result(deal, verdict, seconds=2.0, variant="classic", limits=LARGE))
+
+
+def test_summary_of_a_fixed_set(tmp_path: Path) -> None:
+    fixed_set(tmp_path / "r.sqlite3")
+    with ResultStore(tmp_path / "r.sqlite3") as store:
+        classic, one_deck = collect(store)  # presets in their usual order
+    assert (classic.variant, one_deck.variant) == ("classic", "one-deck")
+    assert (one_deck.deals, one_deck.won, one_deck.lost, one_deck.unknown) == (10, 6, 3, 1)
+    assert one_deck.win_rate == pytest.approx(6 / 9)
+    low, high = one_deck.interval
+    assert low == pytest.approx(wilson_interval(6, 10)[0])
+    assert high == pytest.approx(wilson_interval(7, 10)[1])
+    # Decided deals only: 0.1 × (1 2 3 4 6 7 8 9 10).
+    assert one_deck.median_seconds == pytest.approx(0.6)
+    assert one_deck.p95_seconds == pytest.approx(0.96)
+    assert one_deck.limits == (SMALL, LARGE)
+    assert (classic.deals, classic.won, classic.lost, classic.unknown) == (4, 1, 2, 1)
+
+
+def test_markdown_report_of_a_fixed_set(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite3"
+    fixed_set(path)
+    with ResultStore(path) as store:
+        text = markdown(collect(store))
+    lines = text.splitlines()
+    assert lines[0].startswith("| variant | deals | won | lost | unknown | win rate |")
+    assert lines[3] == (
+        "| one-deck | 10 (1–10) | 6 | 3 | 1 | 66.7% | 31.3% – 89.2% | 0.600 | 0.960 |"
+        " 1 s, 1,000 positions, 256 MB; 10 s, 256 MB |"
+    )
+    assert lines[2].startswith("| classic | 4 (101–104) | 1 | 2 | 1 | 33.3% | 4.6% – ")
+
+
+def test_report_command_and_plots(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite3"
+    fixed_set(path)
+    plots = tmp_path / "plots"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "milligan.cli",
+            "survey",
+            "report",
+            "--results",
+            str(path),
+            "--markdown",
+            "--plots",
+            str(plots),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "| one-deck | 10 (1–10) | 6 | 3 | 1 | 66.7% |" in run.stdout
+    for stem in ["solve-times", "decided-vs-limit", "win-rate"]:
+        png = plots / f"{stem}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert b"<svg" in (plots / f"{stem}.svg").read_bytes()[:1000]
+    table = subprocess.run(
+        [sys.executable, "-m", "milligan.cli", "survey", "report", "--results", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert table.returncode == 0, table.stderr
+    assert "one-deck" in table.stdout and "66.7%" in table.stdout
+
+
+def test_winnable_and_report_commands_need_a_results_file(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite3"
+    fixed_set(path)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "milligan.cli",
+            "survey",
+            "winnable",
+            "--variant",
+            "one-deck",
+            "--results",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["1", "2", "4", "6", "8", "10"]
+    missing = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "milligan.cli",
+            "survey",
+            "report",
+            "--results",
+            str(tmp_path / "none.sqlite3"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert missing.returncode == 2
+    assert "no results file" in missing.stderr
