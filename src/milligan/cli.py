@@ -163,7 +163,9 @@ def build_parser() -> Parser:
     deal.set_defaults(handler=cmd_deal)
 
     replay = sub.add_parser("replay", help="replay a record and show the final position")
-    replay.add_argument("record", metavar="RECORD.json", help="a milligan-record/1 file (- for stdin)")
+    replay.add_argument(
+        "record", metavar="RECORD.json", help="a milligan-record/1 file (- for stdin)"
+    )
     replay.add_argument("--json", action="store_true", help="print the position as JSON")
     replay.set_defaults(handler=cmd_replay)
 

@@ -38,7 +38,9 @@ class Move:
     def __post_init__(self) -> None:
         if self.kind is MoveKind.COLUMN:
             if self.source < 1 or self.target < 1 or self.count < 1 or self.source == self.target:
-                raise InvalidMoveError(f"not a column move: {self.source}:{self.count}>{self.target}")
+                raise InvalidMoveError(
+                    f"not a column move: {self.source}:{self.count}>{self.target}"
+                )
         elif self.kind is MoveKind.FOUNDATION:
             if self.source < 1 or self.count != 1 or self.target != 0:
                 raise InvalidMoveError(f"not a foundation move: {self.source}>F")

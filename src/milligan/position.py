@@ -180,10 +180,9 @@ class Position:
                     if target:
                         if base.can_go_on(target[-1]):
                             column_moves.add((a, k, b))
-                    elif base.is_king:
-                        if reprieve == b + 1:
-                            if not self._close_ok(a, k, b):
-                                continue
+                    elif base.is_king and (reprieve != b + 1 or self._close_ok(a, k, b)):
+                        # Into the reprieve column, a King-led run closes the
+                        # reprieve: legal only if that settles the position.
                         column_moves.add((a, k, b))
             if reprieve is None:
                 continue
@@ -215,7 +214,8 @@ class Position:
         if kind is MoveKind.DEAL:
             if self.reprieve is not None:
                 raise IllegalMoveError(
-                    "D", "no dealing while a reprieve is open (end it first with a King-led run or S)"
+                    "D",
+                    "no dealing while a reprieve is open (end it first with a King-led run or S)",
                 )
             if not self.stock:
                 raise IllegalMoveError("D", "the stock is empty")
@@ -224,9 +224,7 @@ class Position:
             columns = tuple(
                 cards + (row[i],) if i < len(row) else cards for i, cards in enumerate(self.columns)
             )
-            return Position(
-                self.variant, columns, self.face_down, self.foundations, self.stock[n:]
-            )
+            return Position(self.variant, columns, self.face_down, self.foundations, self.stock[n:])
         # STOP
         if self.reprieve is None:
             raise IllegalMoveError("S", "no reprieve is open")
@@ -262,9 +260,10 @@ class Position:
                 why = f"no {_SUIT_WORDS[card.suit]} foundation has {below} on top"
             raise IllegalMoveError(str(move), f"{card} cannot go to a foundation: {why}")
         grown = list(heights)
-        grown[grown.index(card.rank - 1)] = card.rank
+        grown[grown.index(card.rank - 1)] = int(card.rank)
         foundations = tuple(
-            tuple(sorted(grown)) if suit == card.suit else h for suit, h in enumerate(self.foundations)
+            tuple(sorted(grown)) if suit == card.suit else h
+            for suit, h in enumerate(self.foundations)
         )
         rest = cards[:-1]
         columns = _replace(self.columns, a, rest)
@@ -443,7 +442,9 @@ class Position:
                 continue
             reachable = any(
                 height < card.rank
-                and all(on_table.get(Card(Rank(r), card.suit), 0) for r in range(height + 1, card.rank))
+                and all(
+                    on_table.get(Card(Rank(r), card.suit), 0) for r in range(height + 1, card.rank)
+                )
                 for height in self.foundations[card.suit]
             )
             if not reachable:
@@ -478,7 +479,12 @@ def _replace(values: tuple, index: int, value: object) -> tuple:  # type: ignore
     return values[:index] + (value,) + values[index + 1 :]
 
 
-_SUIT_WORDS = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart", Suit.SPADES: "spade"}
+_SUIT_WORDS = {
+    Suit.CLUBS: "club",
+    Suit.DIAMONDS: "diamond",
+    Suit.HEARTS: "heart",
+    Suit.SPADES: "spade",
+}
 
 
 class LegalMoves(Sequence[Move]):

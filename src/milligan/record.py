@@ -96,11 +96,13 @@ class Record:
         if has_deal:
             deal = data["deal"]
             if not isinstance(deal, int) or isinstance(deal, bool) or not 0 <= deal < 2**64:
-                raise InvalidRecordError(f"the deal must be a number from 0 to 2**64-1, not {deal!r}")
+                raise InvalidRecordError(
+                    f"the deal must be a number from 0 to 2**64-1, not {deal!r}"
+                )
         else:
             raw_order = data["order"]
             if not isinstance(raw_order, list) or not all(isinstance(c, str) for c in raw_order):
-                raise InvalidRecordError("the order must be a list of cards such as \"AS\"")
+                raise InvalidRecordError('the order must be a list of cards such as "AS"')
             try:
                 order = tuple(Card.parse(card) for card in raw_order)
             except InvalidMoveError as error:

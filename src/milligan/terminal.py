@@ -77,9 +77,7 @@ def render_game(game: Game, colour: bool = False) -> str:
         if position.moved:
             unsettled = position.unsettled()
             if unsettled:
-                lines.append(
-                    "Moved cards (*) out of place: " + position.describe_places(unsettled)
-                )
+                lines.append("Moved cards (*) out of place: " + position.describe_places(unsettled))
             else:
                 lines.append("Every moved card (*) is in place: S ends the reprieve.")
         if position.reprieve_hopeless():
@@ -96,7 +94,9 @@ def render_game(game: Game, colour: bool = False) -> str:
                 cells.append(f"{DIM}## {RESET} " if colour else "##  ")
             else:
                 moved = (c + 1, row) in position.moved
-                cells.append(" " + _card_text(cards[row], colour, moved)[:-1] + ("*" if moved else " "))
+                cells.append(
+                    " " + _card_text(cards[row], colour, moved)[:-1] + ("*" if moved else " ")
+                )
         lines.append("  ".join(cells).rstrip())
     if height == 0:
         lines.append("(every column is empty)")

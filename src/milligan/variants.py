@@ -50,8 +50,7 @@ class Variant:
             raise bad("face_down_rows must be at least 0 and fewer than opening_rows")
         if self.opening_rows * self.columns > self.deck_size:
             raise bad(
-                f"{self.opening_rows} rows of {self.columns} do not fit in "
-                f"{self.deck_size} cards"
+                f"{self.opening_rows} rows of {self.columns} do not fit in {self.deck_size} cards"
             )
         if self.reprieve not in REPRIEVE_RULES:
             raise bad(f"reprieve must be free, strict or none, not {self.reprieve!r}")

@@ -19,8 +19,18 @@ VECTORS = json.loads((Path(__file__).parent / "deals.json").read_text())
 
 @pytest.mark.parametrize(
     "text, expected",
-    [("AS", "AS"), ("TH", "TH"), ("10H", "TH"), ("10h", "TH"), ("qc", "QC"), ("K♠", "KS"),
-     ("2♦", "2D"), ("j♥", "JH"), ("a♣", "AC"), (" 7d ", "7D")],
+    [
+        ("AS", "AS"),
+        ("TH", "TH"),
+        ("10H", "TH"),
+        ("10h", "TH"),
+        ("qc", "QC"),
+        ("K♠", "KS"),
+        ("2♦", "2D"),
+        ("j♥", "JH"),
+        ("a♣", "AC"),
+        (" 7d ", "7D"),
+    ],
 )
 def test_card_text_forms(text: str, expected: str) -> None:
     assert str(Card.parse(text)) == expected
@@ -49,8 +59,10 @@ def test_canonical_deck_order() -> None:
 
 
 def test_presets_are_the_table_of_rules() -> None:
-    assert {name: (v.decks, v.columns, v.opening_rows, v.face_down_rows, v.reprieve, v.stock_size)
-            for name, v in PRESETS.items()} == {
+    assert {
+        name: (v.decks, v.columns, v.opening_rows, v.face_down_rows, v.reprieve, v.stock_size)
+        for name, v in PRESETS.items()
+    } == {
         "classic": (2, 8, 1, 0, "free", 96),
         "spanish": (2, 8, 1, 0, "none", 96),
         "improved": (2, 8, 3, 2, "free", 80),
@@ -65,8 +77,13 @@ def test_presets_are_the_table_of_rules() -> None:
 def test_other_combinations_are_data() -> None:
     custom = Variant(decks=1, columns=6, opening_rows=2, face_down_rows=1, reprieve="strict")
     assert custom.name is None
-    assert custom.to_json() == {"decks": 1, "columns": 6, "opening_rows": 2,
-                                "face_down_rows": 1, "reprieve": "strict"}
+    assert custom.to_json() == {
+        "decks": 1,
+        "columns": 6,
+        "opening_rows": 2,
+        "face_down_rows": 1,
+        "reprieve": "strict",
+    }
     assert Variant.from_json(custom.to_json()) == custom
     assert hash(custom) == hash(Variant.from_json(custom.to_json()))
     game = Game.new(custom, 7)
@@ -77,9 +94,17 @@ def test_other_combinations_are_data() -> None:
 
 @pytest.mark.parametrize(
     "settings",
-    [{"decks": 3}, {"columns": 0}, {"columns": 14}, {"opening_rows": 0},
-     {"face_down_rows": 1}, {"opening_rows": 7, "columns": 13, "decks": 1},
-     {"reprieve": "sometimes"}, {"decks": "2"}, {"colour": "red"}],
+    [
+        {"decks": 3},
+        {"columns": 0},
+        {"columns": 14},
+        {"opening_rows": 0},
+        {"face_down_rows": 1},
+        {"opening_rows": 7, "columns": 13, "decks": 1},
+        {"reprieve": "sometimes"},
+        {"decks": "2"},
+        {"colour": "red"},
+    ],
 )
 def test_impossible_variants(settings: dict[str, object]) -> None:
     with pytest.raises(InvalidVariantError):

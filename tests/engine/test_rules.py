@@ -89,8 +89,9 @@ def test_empty_column_takes_only_king_led_runs_during_a_reprieve_too(build: Buil
     position = build(["9D", "8C", "", "KS"], reprieve=5)
     with pytest.raises(IllegalMoveError, match="only a King-led run"):
         position.apply(Move.parse("1>3"))
-    assert all(m.target != 3 or m.source == 4 for m in position.legal_moves()
-               if m.kind.value == "column")
+    assert all(
+        m.target != 3 or m.source == 4 for m in position.legal_moves() if m.kind.value == "column"
+    )
     after = play(position, "4>3")  # a build; column 3 is not the reprieve column
     assert after.reprieve == 5 and after.moved == {(3, 0)}
 
@@ -367,7 +368,9 @@ def test_a_face_down_card_moved_during_a_reprieve_turns_face_up(build: Builder) 
 
 
 def test_won_when_every_card_is_up(build: Builder) -> None:
-    position = build(["KH"], variant="one-deck", foundations={"C": [13], "D": [13], "H": [12], "S": [13]})
+    position = build(
+        ["KH"], variant="one-deck", foundations={"C": [13], "D": [13], "H": [12], "S": [13]}
+    )
     assert not position.is_won()
     after = play(position, "1>F")
     assert after.is_won()
@@ -404,7 +407,9 @@ def test_hopeless_reprieve_is_recognised(build: Builder) -> None:
     assert position.reprieve_hopeless()
     hopeful = build(["9C 5H", "", "6S"], reprieve=2, moved=[(1, 1)])
     assert not hopeful.reprieve_hopeless()
-    by_foundation = build(["9C 5H", "", "8D"], reprieve=2, moved=[(1, 1)], foundations={"H": [4, 0]})
+    by_foundation = build(
+        ["9C 5H", "", "8D"], reprieve=2, moved=[(1, 1)], foundations={"H": [4, 0]}
+    )
     assert not by_foundation.reprieve_hopeless()
 
 
