@@ -98,7 +98,7 @@ def add_game_arguments(parser: argparse.ArgumentParser, number_default: int | No
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    from milligan.terminal import render_game
+    from milligan.terminal import render_game, use_colour
 
     number = args.number if args.number is not None else 1
     game = Game.new(args.variant, number)
@@ -107,7 +107,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
         out["order"] = [str(card) for card in game.order]
         print(json.dumps(out))
     else:
-        print(render_game(game, colour=sys.stdout.isatty()))
+        print(render_game(game, colour=use_colour(sys.stdout)))
     return 0
 
 
@@ -115,14 +115,14 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from milligan.terminal import render_game
+    from milligan.terminal import render_game, use_colour
 
     record = read_record_file(args.record)
     game = record.replay()
     if args.json:
         print(json.dumps(game_to_json(game)))
     else:
-        print(render_game(game, colour=sys.stdout.isatty()))
+        print(render_game(game, colour=use_colour(sys.stdout)))
     return 0
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from milligan.cards import SUIT_SYMBOLS, Card
+from milligan.cards import CARDS, Card
 from milligan.errors import MilliganError
 from milligan.game import Game
 from milligan.record import Record
@@ -34,14 +34,14 @@ def use_colour(stream: TextIO) -> bool:
     return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
-def _card_text(card: Card, colour: bool, moved: bool) -> str:
-    text = str(card)[0] + SUIT_SYMBOLS[card.suit]
-    mark = "*" if moved else " "
+def _face(card: Card, colour: bool, bold: bool = False) -> str:
+    """``Q♦``, red and bold where asked and the terminal has colours."""
+    text = card.symbol_text
     if colour and card.is_red:
         text = f"{RED}{text}{RESET}"
-    if colour and moved:
+    if colour and bold:
         text = f"{BOLD}{text}{RESET}"
-    return f"{text}{mark}"
+    return text
 
 
 def render_game(game: Game, colour: bool = False) -> str:
@@ -63,9 +63,7 @@ def render_game(game: Game, colour: bool = False) -> str:
             if height == 0:
                 tops.append("--")
             else:
-                top = str(Card.parse(f"{'A23456789TJQK'[height - 1]}{'CDHS'[suit]}"))[0]
-                text = top + SUIT_SYMBOLS[suit]
-                tops.append(f"{RED}{text}{RESET}" if colour and suit in (1, 2) else text)
+                tops.append(_face(CARDS[suit][height - 1], colour))
         founds.append(" ".join(tops))
     lines.append("Foundations: " + "   ".join(founds))
     if position.reprieve is not None:
@@ -94,15 +92,10 @@ def render_game(game: Game, colour: bool = False) -> str:
                 cells.append(f"{DIM}## {RESET} " if colour else "##  ")
             else:
                 moved = (c + 1, row) in position.moved
-                cells.append(
-                    " " + _card_text(cards[row], colour, moved)[:-1] + ("*" if moved else " ")
-                )
+                cells.append(" " + _face(cards[row], colour, bold=moved) + ("*" if moved else " "))
         lines.append("  ".join(cells).rstrip())
     if height == 0:
         lines.append("(every column is empty)")
-    for c, cards in enumerate(columns):
-        if not cards and position.reprieve != c + 1:
-            pass
     status = game.status
     if status == "won":
         lines.append("You won: every card is on a foundation.")
