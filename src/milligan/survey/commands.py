@@ -224,7 +224,7 @@ def _run_with_progress(
                 f"{60 * task.completed / elapsed:,.1f} deals/min", style="progress.data.speed"
             )
 
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     where = args.scheduler or f"{engine.slots()} local workers"
     console.print(
         f"survey {variant}, deals {args.deals}: limits {limits}; on {where}; "

@@ -93,10 +93,10 @@ def markdown(summaries: Sequence[VariantSummary]) -> str:
 
 def print_table(summaries: Sequence[VariantSummary]) -> None:
     """The report as a table on the terminal."""
+    import sys
+
     from rich.console import Console
     from rich.table import Table
-
-    import sys
 
     table = Table(title="Winnability survey", title_justify="left")
     for index, header in enumerate(HEADERS):
