@@ -10,7 +10,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from milligan.errors import InvalidMoveError
@@ -73,11 +73,11 @@ class Card:
 
     rank: Rank
     suit: Suit
+    #: True for diamonds and hearts (stored: the move generator asks often).
+    is_red: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def is_red(self) -> bool:
-        """True for diamonds and hearts."""
-        return self.suit.is_red
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_red", self.suit in (Suit.DIAMONDS, Suit.HEARTS))
 
     @property
     def is_king(self) -> bool:

@@ -94,14 +94,22 @@ def add_game_arguments(parser: argparse.ArgumentParser, number_default: int | No
     )
 
 
+def _number_or_random(number: int | None) -> int:
+    """The deal number asked for, or a random one (shown to the player)."""
+    if number is not None:
+        return number
+    import secrets
+
+    return secrets.randbits(32)
+
+
 # -- deal ---------------------------------------------------------------------
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
     from milligan.terminal import render_game, use_colour
 
-    number = args.number if args.number is not None else 1
-    game = Game.new(args.variant, number)
+    game = Game.new(args.variant, _number_or_random(args.number))
     if args.json:
         out = game_to_json(game)
         out["order"] = [str(card) for card in game.order]
@@ -137,12 +145,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         game = record.replay()
         save_path: str | None = args.resume
     else:
-        number = args.number
-        if number is None:
-            import secrets
-
-            number = secrets.randbits(32)
-        game = Game.new(args.variant, number)
+        game = Game.new(args.variant, _number_or_random(args.number))
         save_path = None
     return play(game, save_path=save_path)
 

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -158,42 +159,49 @@ class Position:
         columns = self.columns
         n = len(columns)
         reprieve = self.reprieve
-        moves: list[Move] = []
-        for a in range(n):
-            cards = columns[a]
-            if cards and self.foundation_accepts(cards[-1]):
-                moves.append(Move.foundation(a + 1))
-        column_moves: set[tuple[int, int, int]] = set()
+        moves = [
+            Move.foundation(a + 1)
+            for a, cards in enumerate(columns)
+            if cards and self.foundation_accepts(cards[-1])
+        ]
+        # Top cards by (rank, colour): a base card looks its parent up directly.
+        tops: dict[tuple[int, bool], list[int]] = {}
+        empty: list[int] = []
+        for b, target in enumerate(columns):
+            if target:
+                top = target[-1]
+                tops.setdefault((top.rank, top.is_red), []).append(b)
+            else:
+                empty.append(b)
         strict = self.variant.reprieve == "strict"
-        for a in range(n):
-            cards = columns[a]
+        for a, cards in enumerate(columns):
             if not cards:
                 continue
             size = len(cards)
             run = self.run_length(a + 1)
-            for k in range(1, run + 1):
+            others = [b for b in range(n) if b != a and columns[b]]
+            for k in range(1, size + 1):
                 base = cards[size - k]
-                for b in range(n):
-                    if b == a:
-                        continue
-                    target = columns[b]
-                    if target:
-                        if base.can_go_on(target[-1]):
-                            column_moves.add((a, k, b))
-                    elif base.is_king and (reprieve != b + 1 or self._close_ok(a, k, b)):
+                targets: list[int] = []
+                if k <= run:  # builds (§4.1–4.2)
+                    if base.rank == Rank.KING:
                         # Into the reprieve column, a King-led run closes the
                         # reprieve: legal only if that settles the position.
-                        column_moves.add((a, k, b))
-            if reprieve is None:
-                continue
-            for k in range(1, size + 1):
-                i = size - k
-                if strict and self._strict_refusal(a, i) is not None:
-                    continue
-                for b in range(n):
-                    if b != a and columns[b]:
-                        column_moves.add((a, k, b))
-        moves.extend(Move.column(a + 1, b + 1, k) for a, k, b in sorted(column_moves))
+                        targets = [
+                            b for b in empty if reprieve != b + 1 or self._close_ok(a, k, b)
+                        ]
+                    else:
+                        targets = [
+                            b for b in tops.get((base.rank + 1, not base.is_red), ()) if b != a
+                        ]
+                if reprieve is not None and not (
+                    strict and self._strict_refusal(a, size - k) is not None
+                ):
+                    # Free moves: onto every other non-empty column (§5).
+                    targets = sorted(set(targets).union(others)) if targets else others
+                elif reprieve is None and k > run:
+                    break  # no free moves: nothing longer than the run moves
+                moves.extend(_COLUMN_MOVE(a + 1, b + 1, k) for b in sorted(targets))
         if reprieve is None:
             if self.stock:
                 moves.append(DEAL)
@@ -478,6 +486,8 @@ def _face_down_after(face_down: int, size: int) -> int:
 def _replace(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
     return values[:index] + (value,) + values[index + 1 :]
 
+
+_COLUMN_MOVE = functools.lru_cache(maxsize=4096)(Move.column)
 
 _SUIT_WORDS = {
     Suit.CLUBS: "club",
