@@ -29,6 +29,10 @@ Other:   ?  list legal moves    u  undo    r  redo    restart    resign
          save [FILE]  save the game as a record    help    q  quit"""
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def use_colour(stream: TextIO) -> bool:
     """Colours only on a terminal, and never when NO_COLOR is set."""
     return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
@@ -53,7 +57,7 @@ def render_game(game: Game, colour: bool = False) -> str:
     deal = f"deal {game.deal}" if game.deal is not None else "explicit deal"
     rows_left = -(-len(position.stock) // variant.columns)
     lines = [
-        f"{title} ({variant}) · {deal} · {len(game.moves)} moves · "
+        f"{title} ({variant}) · {deal} · {_plural(len(game.moves), 'move')} · "
         f"stock {len(position.stock)} cards ({rows_left} rows)"
     ]
     founds = []
@@ -81,7 +85,10 @@ def render_game(game: Game, colour: bool = False) -> str:
         if position.reprieve_hopeless():
             lines.append("This reprieve can no longer be settled: undo (u) to go back.")
     columns = position.columns
-    lines.append("  ".join(f"{i + 1:^4}" for i in range(len(columns))).rstrip())
+    labels = [
+        f"[{i + 1}]" if position.reprieve == i + 1 else str(i + 1) for i in range(len(columns))
+    ]
+    lines.append("  ".join(f"{label:^4}" for label in labels).rstrip())
     height = max((len(c) for c in columns), default=0)
     for row in range(height):
         cells = []

@@ -89,7 +89,7 @@ def test_replay_prints_the_final_position(tmp_path: Path) -> None:
     assert data["columns"][7] == ["??", "QC"] and data["moves"] == 1
     assert data["foundations"]["D"] == [0, 1]
     text = run("replay", path)
-    assert text.returncode == 0 and "## " in text.stdout and "1 moves" in text.stdout
+    assert text.returncode == 0 and "## " in text.stdout and "1 move ·" in text.stdout
 
 
 @pytest.mark.parametrize(
