@@ -73,7 +73,10 @@ def solve_task(task: Task) -> Result:
     outcome = solve(start, **options)
     seconds = getattr(outcome, "seconds", None)
     verdict = str(outcome.result)
-    solution = tuple(str(move) for move in outcome.moves) if verdict == "won" else None
+    solution = None
+    if verdict == "won":
+        solution = tuple(str(move) for move in outcome.moves)
+        _check_win(start, outcome.moves, task)
     return Result(
         variant=task.variant,
         deal=task.deal,
@@ -86,6 +89,15 @@ def solve_task(task: Task) -> Result:
         host=socket.gethostname(),
         finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
+
+
+def _check_win(start: Any, moves: Sequence[Any], task: Task) -> None:
+    """Replay a claimed win: a survey never stores a win that is not one."""
+    position = start
+    for move in moves:
+        position = position.apply(move)
+    if not position.is_won():
+        raise SurveyError(f"the solver's solution of deal {task.deal} does not win")
 
 
 def parse_deals(text: str) -> list[int]:
