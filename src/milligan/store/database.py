@@ -1,0 +1,299 @@
+"""The storage interface: saved games as rows, one SQL schema for every backend.
+
+A game is stored as what it is made of (RULES.md §7): the variant, the deal
+(number or explicit order), the moves of the line of play and the moves that
+can be redone, with its revision and a few flags. The position is never
+stored; it is replayed through the engine.
+
+:class:`Database` holds the SQL that every backend shares, written with ``?``
+placeholders; a backend supplies connections and translates placeholders.
+The schema is created and migrated by :meth:`Database.migrate`, which every
+backend runs when it opens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from milligan.errors import MilliganError
+
+
+class StoreError(MilliganError):
+    """The database cannot be opened or is from a newer version of the program."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One saved game, as stored.
+
+    ``moves`` and ``redo`` are move texts (``redo`` next first); ``variant``
+    is a preset name or the settings as JSON; ``deal`` is the deal number as
+    decimal text (numbers go up to 2**64-1, beyond SQL's signed integers) or
+    None for an explicit ``order`` (card texts separated by spaces).
+    ``random`` says the server chose the number; ``secret`` is true while
+    that number must not be shown.
+    Times are ISO 8601 texts in UTC; ``seconds`` is the playing time.
+    """
+
+    id: str
+    player: str
+    variant: str
+    deal: str | None
+    order: str | None
+    secret: bool
+    random: bool
+    moves: tuple[str, ...]
+    redo: tuple[str, ...]
+    revision: int
+    status: str
+    assisted: bool
+    hints: int
+    solutions: int
+    imported: bool
+    seconds: float
+    created: str
+    updated: str
+    finished: str | None
+
+    def replace(self, **changes: Any) -> GameRow:
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
+
+
+#: Columns of the ``games`` table, in the order of :class:`GameRow`'s fields.
+COLUMNS = (
+    "id", "player", "variant", "deal", "deal_order", "secret", "random", "moves", "redo",
+    "revision", "status", "assisted", "hints", "solutions", "imported", "seconds", "created",
+    "updated", "finished",
+)
+
+#: Schema versions: each entry upgrades the database from the version before it.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE players (
+            id TEXT PRIMARY KEY,
+            created TEXT NOT NULL
+        )""",
+        """CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            player TEXT NOT NULL REFERENCES players (id),
+            variant TEXT NOT NULL,
+            deal TEXT,
+            deal_order TEXT,
+            secret INTEGER NOT NULL,
+            random INTEGER NOT NULL,
+            moves TEXT NOT NULL,
+            redo TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            assisted INTEGER NOT NULL,
+            hints INTEGER NOT NULL,
+            solutions INTEGER NOT NULL,
+            imported INTEGER NOT NULL,
+            seconds DOUBLE PRECISION NOT NULL,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            finished TEXT
+        )""",
+        "CREATE INDEX games_by_player ON games (player, status, updated)",
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _to_sql(row: GameRow) -> tuple[Any, ...]:
+    values = []
+    for field in dataclasses.fields(GameRow):
+        value = getattr(row, field.name)
+        if field.name in ("moves", "redo"):
+            value = " ".join(value)
+        elif isinstance(value, bool):
+            value = int(value)
+        values.append(value)
+    return tuple(values)
+
+
+def _from_sql(values: Sequence[Any]) -> GameRow:
+    data = dict(zip((field.name for field in dataclasses.fields(GameRow)), values, strict=True))
+    for name in ("moves", "redo"):
+        data[name] = tuple(data[name].split())
+    for name in ("secret", "random", "assisted", "imported"):
+        data[name] = bool(data[name])
+    data["seconds"] = float(data["seconds"])
+    return GameRow(**data)
+
+
+class Database(ABC):
+    """Saved games and players in a SQL database (SQLite or PostgreSQL).
+
+    Methods are safe to call from several threads. Each write is committed
+    (durably, as far as the backend promises) before the method returns.
+    """
+
+    #: The placeholder the driver uses instead of ``?``.
+    placeholder: ClassVar[str] = "?"
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._connections: list[Any] = []
+        self._connections_lock = threading.Lock()
+
+    # -- what a backend provides ----------------------------------------
+
+    @abstractmethod
+    def connect(self) -> Any:
+        """A new DB-API connection, ready for use (autocommit off)."""
+
+    @property
+    @abstractmethod
+    def description(self) -> str:
+        """Where the data lives, for people (never a password)."""
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Held around each write transaction (a backend may serialise writers)."""
+        yield
+
+    def begin(self, cursor: Any) -> None:  # noqa: B027 - most drivers need nothing
+        """Start a write transaction (drivers that begin one implicitly need nothing)."""
+
+    # -- plumbing -----------------------------------------------------------
+
+    def _connection(self) -> Any:
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self.connect()
+            self._local.connection = connection
+            with self._connections_lock:
+                self._connections.append(connection)
+        return connection
+
+    def _sql(self, sql: str) -> str:
+        return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        connection = self._connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute(self._sql(sql), tuple(params))
+            rows = cursor.fetchall()
+        finally:
+            connection.rollback()
+        return list(rows)
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
+        """Run statements in one transaction and commit; their row counts."""
+        connection = self._connection()
+        counts = []
+        with self.writing():
+            try:
+                cursor = connection.cursor()
+                self.begin(cursor)
+                for sql, params in statements:
+                    cursor.execute(self._sql(sql), tuple(params))
+                    counts.append(cursor.rowcount)
+                connection.commit()
+            except BaseException:
+                connection.rollback()
+                raise
+        return counts
+
+    def close(self) -> None:
+        """Close every connection this object opened."""
+        with self._connections_lock:
+            for connection in self._connections:
+                with contextlib.suppress(Exception):  # closing is best effort
+                    connection.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    # -- schema -------------------------------------------------------------
+
+    def schema_version(self) -> int:
+        """The schema version the database is at (0 for an empty database)."""
+        connection = self._connection()
+        cursor = connection.cursor()
+        try:
+            cursor.execute("SELECT version FROM schema_version")
+            row = cursor.fetchone()
+        except Exception:
+            connection.rollback()
+            return 0
+        connection.rollback()
+        return int(row[0]) if row else 0
+
+    def migrate(self) -> None:
+        """Create the schema, or bring an older one up to :data:`SCHEMA_VERSION`."""
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the database {self.description} has schema version {version}; "
+                f"this program knows only up to {SCHEMA_VERSION}"
+            )
+        statements: list[tuple[str, Sequence[Any]]] = []
+        if version == 0:
+            statements.append(("CREATE TABLE schema_version (version INTEGER NOT NULL)", ()))
+            statements.append(("INSERT INTO schema_version (version) VALUES (0)", ()))
+        for steps in MIGRATIONS[version:]:
+            statements.extend((sql, ()) for sql in steps)
+        if version < SCHEMA_VERSION:
+            statements.append(("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,)))
+            self._write(statements)
+
+    # -- players ------------------------------------------------------------
+
+    def add_player(self, player: str, created: str) -> None:
+        """Record a player (by the hash of their token) if new."""
+        self._write([(
+            "INSERT INTO players (id, created) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+            (player, created),
+        )])
+
+    # -- games --------------------------------------------------------------
+
+    def insert_game(self, row: GameRow) -> None:
+        """Save a new game (and its player, if new)."""
+        marks = ", ".join("?" * len(COLUMNS))
+        self._write([
+            (
+                "INSERT INTO players (id, created) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+                (row.player, row.created),
+            ),
+            (f"INSERT INTO games ({', '.join(COLUMNS)}) VALUES ({marks})", _to_sql(row)),
+        ])
+
+    def game(self, game_id: str) -> GameRow | None:
+        """The game with this id, or None."""
+        rows = self._read(f"SELECT {', '.join(COLUMNS)} FROM games WHERE id = ?", (game_id,))
+        return _from_sql(rows[0]) if rows else None
+
+    def update_game(self, row: GameRow, revision: int) -> bool:
+        """Replace a game if it is still at ``revision``; False (nothing done) if not."""
+        names = [c for c in COLUMNS if c not in ("id", "player", "created")]
+        values = dict(zip(COLUMNS, _to_sql(row), strict=True))
+        sql = (
+            f"UPDATE games SET {', '.join(f'{name} = ?' for name in names)} "
+            "WHERE id = ? AND revision = ?"
+        )
+        params = [values[name] for name in names] + [row.id, revision]
+        (count,) = self._write([(sql, params)])
+        return count == 1
+
+    def games(self, player: str, status: str | None = None, limit: int = 1000) -> list[GameRow]:
+        """A player's games, most recently changed first."""
+        where = "player = ?" + (" AND status = ?" if status is not None else "")
+        params: list[Any] = [player] + ([status] if status is not None else []) + [limit]
+        rows = self._read(
+            f"SELECT {', '.join(COLUMNS)} FROM games WHERE {where} "
+            "ORDER BY updated DESC, id LIMIT ?",
+            params,
+        )
+        return [_from_sql(values) for values in rows]

@@ -1,0 +1,270 @@
+"""The FastAPI application: players, body limits, errors as JSON, the single-page front end.
+
+- Each browser is an anonymous player: a random 128-bit token in an
+  HttpOnly, SameSite=Lax cookie; only its SHA-256 hash is stored.
+- Bodies over 16 KiB are refused (413) whether or not they declare their length.
+- Every error is ``{"error": CODE, "message": TEXT}``; the engine's errors
+  are mapped to HTTP statuses here, in one place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import cookie_parser
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from milligan.errors import (
+    IllegalMoveError,
+    InvalidDealError,
+    InvalidMoveError,
+    InvalidRecordError,
+    InvalidVariantError,
+    MilliganError,
+)
+from milligan.store.database import Database
+from milligan.store.games import GameNotFoundError, Games, StaleGameError
+from milligan.web.routes import ApiError, HelpBudget, SolverPool, router
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "milligan_player"
+COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
+BODY_LIMIT = 16 * 1024
+_TOKEN = re.compile(r"[0-9a-f]{32}")
+
+#: The front end's pages: each answers with the single page, which routes itself.
+PAGES = (
+    "/",
+    "/play",
+    "/play/{variant}",
+    "/play/{variant}/{deal}",
+    "/game/{game_id}",
+    "/rules",
+    "/stats",
+    "/about",
+)
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Milligan</title></head>
+<body><h1>Milligan</h1><p>The game server is running; the browser game is not installed.
+The API is described at <a href="/docs">/docs</a>.</p></body></html>
+"""
+
+
+def error_reply(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    """The one shape of every error answer."""
+    return JSONResponse({"error": code, "message": message, **extra}, status_code=status)
+
+
+def player_hash(token: str) -> str:
+    """What is stored of a player's token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class PlayerMiddleware:
+    """Put the player's hash in ``request.state.player``; give new browsers a token."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        token = None
+        for name, value in scope["headers"]:
+            if name == b"cookie":
+                token = cookie_parser(value.decode("latin-1")).get(COOKIE)
+                break
+        new = token is None or not _TOKEN.fullmatch(token)
+        if new:
+            token = secrets.token_hex(16)
+        assert token is not None
+        scope.setdefault("state", {})["player"] = player_hash(token)
+        if not new:
+            await self.app(scope, receive, send)
+            return
+        cookie = (
+            f"{COOKIE}={token}; Max-Age={COOKIE_MAX_AGE}; Path=/; HttpOnly; SameSite=Lax"
+        ).encode()
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"set-cookie", cookie)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+class BodyLimitMiddleware:
+    """Refuse bodies over ``limit`` bytes with 413, by declared length and by count.
+
+    The body is read (up to the limit) before the application runs, so a
+    refused request never reaches a handler.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int = BODY_LIMIT) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = 0
+                if declared > self.limit:
+                    await self._refuse(scope, receive, send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break  # the client went away; the app will see it
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        reply = error_reply(413, "too_large", f"request bodies are limited to {self.limit} bytes")
+        reply.headers["connection"] = "close"
+        await reply(scope, receive, send)
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        if item.get("type") == "json_invalid":
+            parts.append("the body is not valid JSON")
+            continue
+        where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+        parts.append(f"{where}: {item.get('msg', 'invalid')}" if where else item.get("msg", ""))
+    return "; ".join(parts) or "invalid request"
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, error: ApiError) -> Response:
+        return error_reply(error.status, error.code, error.message, **error.extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> Response:
+        return error_reply(422, "invalid", _validation_message(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code in (404, 405):
+            return error_reply(404, "not_found", f"there is nothing at {request.url.path}")
+        if error.status_code == 413:
+            return error_reply(413, "too_large", str(error.detail))
+        code = "invalid" if 400 <= error.status_code < 500 else "internal"
+        return error_reply(error.status_code, code, str(error.detail))
+
+    @app.exception_handler(GameNotFoundError)
+    async def not_found(request: Request, error: GameNotFoundError) -> Response:
+        return error_reply(404, "not_found", "there is no such game")
+
+    @app.exception_handler(StaleGameError)
+    async def stale(request: Request, error: StaleGameError) -> Response:
+        return error_reply(409, "stale", str(error), revision=error.revision)
+
+    @app.exception_handler(IllegalMoveError)
+    async def illegal(request: Request, error: IllegalMoveError) -> Response:
+        extra: dict[str, Any] = {}
+        if error.cards:
+            extra["cards"] = [list(place) for place in error.cards]
+        return error_reply(409, "illegal", str(error), **extra)
+
+    @app.exception_handler(MilliganError)
+    async def invalid_input(request: Request, error: MilliganError) -> Response:
+        # InvalidMoveError, InvalidVariantError, InvalidDealError, InvalidRecordError, ...
+        return error_reply(422, "invalid", str(error))
+
+    @app.exception_handler(json.JSONDecodeError)
+    async def bad_json(request: Request, error: json.JSONDecodeError) -> Response:
+        return error_reply(422, "invalid", f"the body is not JSON: {error}")
+
+
+# Listed for the reader: every engine input error becomes 422 through MilliganError.
+INPUT_ERRORS = (InvalidMoveError, InvalidVariantError, InvalidDealError, InvalidRecordError)
+
+
+def _index() -> Response:
+    index = STATIC / "index.html"
+    if index.is_file():
+        return FileResponse(index, media_type="text/html", headers={"cache-control": "no-cache"})
+    return HTMLResponse(PLACEHOLDER)
+
+
+def create_app(
+    database: Database, *, games: Games | None = None, budget: HelpBudget | None = None
+) -> FastAPI:
+    """The whole web application over ``database``."""
+    pool = SolverPool()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        pool.close()
+
+    app = FastAPI(
+        lifespan=lifespan,
+        title="Milligan",
+        summary="Miss Milligan patience: the game server's JSON API",
+        version=_version(),
+        description=(
+            "Positions follow RULES.md §8: face-down cards are `??` and the stock is a count. "
+            "Errors are `{\"error\": CODE, \"message\": TEXT}`."
+        ),
+    )
+    app.state.database = database
+    app.state.games = games if games is not None else Games(database)
+    app.state.budget = budget if budget is not None else HelpBudget()
+    app.state.solver_pool = pool
+    app.include_router(router)
+    for page in PAGES:
+        app.add_api_route(page, _index, methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    _install_error_handlers(app)
+    app.add_middleware(PlayerMiddleware)
+    app.add_middleware(BodyLimitMiddleware)
+    return app
+
+
+def _version() -> str:
+    from milligan import __version__
+
+    return __version__
