@@ -268,6 +268,7 @@ class FakeEngine:
         self.deaths = deaths  # deal -> how many times its worker dies
         self.broken = broken  # deals whose solver raises
         self.submitted: list[int] = []
+        self.order: list[tuple[str, int]] = []
         self.closed: bool | None = None
 
     def slots(self) -> int:
@@ -278,6 +279,7 @@ class FakeEngine:
 
     def submit(self, task: Task) -> Task:
         self.submitted.append(task.deal)
+        self.order.append((task.variant, task.deal))
         return task
 
     def wait(self, handles: Sequence[Any], timeout: float) -> list[tuple[Any, Any]]:
@@ -304,3 +306,18 @@ def test_lost_deals_are_resubmitted_and_failures_not_stored(tmp_path: Path) -> N
     assert (progress.lost, progress.failed) == (3, 2)
     assert any("deal 4: RuntimeError: solver bug" in f for f in progress.failures)
     assert engine.closed is False
+
+
+def test_several_variants_go_deal_by_deal(tmp_path: Path) -> None:
+    engine = FakeEngine(deaths={}, broken=set())
+    with ResultStore(tmp_path / "r.sqlite3") as store:
+        store.add(Result("classic", 2, Limits(1.0), "won", 0.1, 10))
+        progress = run_survey(store, ["classic", "strict"], [3, 2, 1], Limits(1.0), engine)
+    assert engine.order == [
+        ("classic", 3),
+        ("strict", 3),
+        ("strict", 2),
+        ("classic", 1),
+        ("strict", 1),
+    ]
+    assert (progress.total, progress.skipped, progress.lost) == (5, 1, 5)

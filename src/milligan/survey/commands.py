@@ -37,9 +37,10 @@ def register(subparsers: Any) -> None:
     run.add_argument(
         "--variant",
         type=variant_arg,
-        default=PRESETS["classic"],
+        action="append",
         metavar="V",
-        help=f"{', '.join(PRESETS)} or settings as JSON (default classic)",
+        help=f"{', '.join(PRESETS)} or settings as JSON (default classic); repeat it to "
+        "survey several variants deal by deal",
     )
     run.add_argument(
         "--deals", required=True, metavar="RANGE", help="deal numbers, e.g. 1-10000 or 1-10,42"
@@ -161,7 +162,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
 
     deals = parse_deals(args.deals)
-    variant = variant_key(args.variant)
+    variants = [variant_key(v) for v in args.variant or [PRESETS["classic"]]]
     try:
         import milligan.solver  # noqa: F401
     except ImportError as error:
@@ -183,7 +184,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             memory = DEFAULT_MEMORY_MB if share is None else max(64, min(DEFAULT_MEMORY_MB, share))
         limits = Limits(args.timeout or None, args.max_positions, memory)
         with ResultStore(_results_path(args)) as store:
-            return _run_with_progress(args, store, variant, deals, limits, engine, run_survey)
+            return _run_with_progress(args, store, variants, deals, limits, engine, run_survey)
     except BaseException:
         engine.close(abort=True)
         raise
@@ -192,7 +193,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _run_with_progress(
     args: argparse.Namespace,
     store: ResultStore,
-    variant: str,
+    variants: list[str],
     deals: list[int],
     limits: Limits,
     engine: Any,
@@ -225,9 +226,10 @@ def _run_with_progress(
             )
 
     console = Console(stderr=True, soft_wrap=True)
-    where = args.scheduler or f"{engine.slots()} local workers"
+    slots = engine.slots()
+    where = args.scheduler or f"{slots} local worker{'s' if slots > 1 else ''}"
     console.print(
-        f"survey {variant}, deals {args.deals}: limits {limits}; on {where}; "
+        f"survey {', '.join(variants)}, deals {args.deals}: limits {limits}; on {where}; "
         f"results in {store.path}"
     )
     bar = Progress(
@@ -253,7 +255,7 @@ def _run_with_progress(
     progress: SurveyProgress | None = None
     try:
         with bar:
-            progress = run_survey(store, variant, deals, limits, engine, on_progress=show)
+            progress = run_survey(store, variants, deals, limits, engine, on_progress=show)
     except KeyboardInterrupt:
         console.print(
             "interrupted: the deals in flight are lost; the rest is stored. "
@@ -264,7 +266,7 @@ def _run_with_progress(
     for failure in progress.failures:
         console.print(f"failed: {failure}")
     print(
-        f"{variant}: {progress.done} deals solved in {seconds:.1f} s "
+        f"{', '.join(variants)}: {progress.done} deals solved in {seconds:.1f} s "
         f"(won {progress.won}, lost {progress.lost}, unknown {progress.unknown}, "
         f"failed {progress.failed}); {progress.skipped} already decided, skipped"
     )

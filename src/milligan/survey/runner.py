@@ -379,7 +379,7 @@ class SurveyProgress:
 
 def run_survey(
     store: ResultStore,
-    variant: str,
+    variant: str | Sequence[str],
     deals: Iterable[int],
     limits: Limits,
     engine: Engine,
@@ -388,18 +388,29 @@ def run_survey(
 ) -> SurveyProgress:
     """Solve every deal not yet decided under ``limits`` and store each result.
 
+    With several variants the work goes deal by deal (deal 1 of each variant,
+    then deal 2...), so a survey stopped early covers every variant alike.
     Deals whose workers die are resubmitted up to :data:`MAX_LOST` times; a
     deal whose solver raises is counted as failed and not stored (a rerun
     tries it again). Interrupting (``KeyboardInterrupt``) kills the deals in
     flight and re-raises; everything finished before is already stored.
     """
-    todo, skipped = pending_deals(store, variant, deals, limits)
-    progress = SurveyProgress(total=len(todo), skipped=skipped)
+    variants = [variant] if isinstance(variant, str) else list(variant)
+    deals = list(deals)
+    todo: dict[str, set[int]] = {}
+    skipped = 0
+    for name in variants:
+        pending, skipped_here = pending_deals(store, name, deals, limits)
+        todo[name] = set(pending)
+        skipped += skipped_here
+    queue = deque(
+        Task(name, deal, limits) for deal in deals for name in variants if deal in todo[name]
+    )
+    progress = SurveyProgress(total=len(queue), skipped=skipped)
     if on_progress is not None:
         on_progress(progress, None)
-    queue = deque(Task(variant, deal, limits) for deal in todo)
     in_flight: dict[Any, Task] = {}
-    lost: dict[int, int] = {}
+    lost: dict[Task, int] = {}
     finished = False
     try:
         while queue or in_flight:
@@ -416,13 +427,14 @@ def run_survey(
                         on_progress(progress, outcome)
                     continue
                 if isinstance(outcome, Lost):
-                    lost[task.deal] = lost.get(task.deal, 0) + 1
-                    if lost[task.deal] < MAX_LOST:
+                    lost[task] = lost.get(task, 0) + 1
+                    if lost[task] < MAX_LOST:
                         queue.appendleft(task)
                         continue
-                    reason = f"deal {task.deal}: lost {MAX_LOST} times ({outcome.reason})"
+                    reason = f"{task.variant} deal {task.deal}: lost {MAX_LOST} times"
+                    reason += f" ({outcome.reason})"
                 else:
-                    reason = f"deal {task.deal}: {type(outcome).__name__}: {outcome}"
+                    reason = f"{task.variant} deal {task.deal}: {type(outcome).__name__}: {outcome}"
                 progress.failed += 1
                 progress.failures.append(reason)
                 if on_progress is not None:
