@@ -1,0 +1,14 @@
+"""The solver: proven verdicts, replay-checked wins, fair hints.
+
+>>> from milligan.game import Game
+>>> result = solve(Game.new("spanish", 3), max_positions=50_000)
+>>> result.result in ("won", "lost", "unknown")
+True
+"""
+
+from milligan.solver.results import Hint, SolveResult
+from milligan.solver.safe import safe_auto_moves
+from milligan.solver.sampling import hint
+from milligan.solver.search import solve
+
+__all__ = ["Hint", "SolveResult", "hint", "safe_auto_moves", "solve"]

@@ -1,0 +1,39 @@
+"""The solver's typed answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from milligan.moves import Move
+
+Verdict = Literal["won", "lost", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """What :func:`milligan.solver.solve` found.
+
+    ``moves`` is the solution from the start position given (empty unless
+    ``result == "won"``); ``positions`` counts expanded positions (nodes whose
+    moves were generated); ``seconds`` is the wall time spent.
+    """
+
+    result: Verdict
+    moves: tuple[Move, ...]
+    positions: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested move from what the player can see.
+
+    ``move`` is None when no sample was won (or nothing is legal);
+    ``win_chance`` is ``wins / samples``.
+    """
+
+    move: Move | None
+    win_chance: float
+    samples: int
+    wins: int

@@ -1,0 +1,57 @@
+"""``solve``: the front door of the solver."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from milligan.game import Game
+from milligan.position import Position
+from milligan.record import Record
+from milligan.solver import plain
+from milligan.solver.results import SolveResult
+from milligan.solver.shorten import check_win, shorten
+
+
+def start_position(start: Game | Record | Position) -> Position:
+    """The position a solve starts from: a record is replayed first."""
+    if isinstance(start, Record):
+        return start.replay().position
+    if isinstance(start, Game):
+        return start.position
+    return start
+
+
+def solve(
+    start: Game | Record | Position,
+    *,
+    timeout: float | None = None,
+    max_positions: int | None = None,
+    max_memory_mb: int = 1024,
+    progress: Callable[[int, float], None] | None = None,
+) -> SolveResult:
+    """Solve with complete knowledge (stock order and face-down cards).
+
+    Returns ``won`` with a replay-checked, shortened move list from
+    ``start``; ``lost`` only after an exhaustive search; ``unknown`` when
+    ``timeout`` (seconds), ``max_positions`` (expanded positions) or
+    ``max_memory_mb`` (the position table) ran out.
+    """
+    position = start_position(start)
+    began = time.monotonic()
+    verdict, moves, positions = plain.search(
+        position,
+        timeout=timeout,
+        max_positions=max_positions,
+        max_memory_mb=max_memory_mb,
+        progress=progress,
+    )
+    if verdict == "won":
+        moves = shorten(position, moves)
+        check_win(position, moves)
+    seconds = time.monotonic() - began
+    if verdict == "won":
+        return SolveResult("won", moves, positions, seconds)
+    if verdict == "lost":
+        return SolveResult("lost", (), positions, seconds)
+    return SolveResult("unknown", (), positions, seconds)
