@@ -1,0 +1,384 @@
+"""Playing in a real browser against a real server: mouse, touch and keyboard."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from milligan.cards import Card
+from milligan.game import Game
+
+RANKS = "A23456789TJQK"
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+def start(page: Page, server: str, variant: str, deal: int) -> str:
+    """Open the share link of a numbered deal; the game's id once it is on the table."""
+    page.goto(f"{server}/play/{variant}/{deal}")
+    page.wait_for_url(re.compile(r"/game/[\w-]+$"))
+    expect(page.locator(".tableau .column").first).to_be_visible()
+    return page.url.rsplit("/", 1)[1]
+
+
+def state(page: Page) -> dict[str, Any]:
+    """The game on the table, as the server has it (through the page, with its cookie)."""
+    game_id = page.url.rsplit("/", 1)[1]
+    result: dict[str, Any] = page.evaluate(
+        "async (id) => (await fetch(`/api/games/${id}`)).json()", game_id
+    )
+    return result
+
+
+def wait_moves(page: Page, moves: int) -> None:
+    """Wait until the table says it shows this many moves."""
+    word = "move" if moves == 1 else "moves"
+    expect(page.locator(".game-info")).to_contain_text(f"{moves} {word}")
+
+
+def card(page: Page, column: int, index: int) -> Any:
+    return page.locator(f'.tableau .card[data-col="{column}"][data-idx="{index}"]')
+
+
+def column(page: Page, number: int) -> Any:
+    return page.locator(f'.tableau .column[data-col="{number}"]')
+
+
+def save(page: Page, folder: Path, name: str) -> None:
+    """A screenshot in the test folder, and a copy in $MILLIGAN_SCREENSHOTS if set."""
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path))
+    target = os.environ.get("MILLIGAN_SCREENSHOTS")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(target) / path.name)
+
+
+def drag(page: Page, source: Any, target: Any) -> None:
+    """Drag with the mouse in small steps, as a person would."""
+    a = source.bounding_box()
+    b = target.bounding_box()
+    assert a and b
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + 8)
+    page.mouse.down()
+    page.mouse.move(a["x"] + a["width"] / 2 + 10, a["y"] + 18, steps=3)
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+# -- tests ---------------------------------------------------------------------------
+
+
+def test_numbered_deal_shows_its_cards(page: Page, server: str, screenshots: Path) -> None:
+    start(page, server, "classic", 42)
+    # RULES.md §7: deal 42 opens QD 6C 9C 5H AD TD 8S 4H.
+    names = page.locator(".tableau .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert names == ["QD", "6C", "9C", "5H", "AD", "TD", "8S", "4H"]
+    expect(card(page, 1, 0)).to_have_attribute("aria-label", "queen of diamonds, column 1")
+    expect(page.locator(".stock")).to_contain_text("12 rows")
+    expect(page.locator(".foundation")).to_have_count(8)
+    expect(page.locator(".game-info")).to_contain_text("Deal 42")
+    save(page, screenshots, "table-start")
+
+
+def test_deal_then_drag_a_run(page: Page, server: str, screenshots: Path) -> None:
+    start(page, server, "classic", 17)
+    page.locator(".stock").click()
+    wait_moves(page, 1)
+    expect(page.locator(".stock")).to_contain_text("11 rows")
+    before = state(page)
+    assert before["stock"] == 88 and "6:2>3" in before["legal"]
+    moving = before["columns"][5][-2:]
+    drag(page, card(page, 6, 0), column(page, 3))
+    wait_moves(page, 2)
+    after = state(page)
+    assert after["columns"][2][-2:] == moving
+    assert after["columns"][5] == []
+    names = column(page, 3).locator(".card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert names == after["columns"][2]
+
+
+def test_illegal_drop_snaps_back_with_the_reason(page: Page, server: str) -> None:
+    start(page, server, "classic", 42)
+    drag(page, card(page, 1, 0), column(page, 2))  # QD onto 6C: not a build
+    expect(page.locator("#toast")).to_contain_text("Not allowed")
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+    expect(card(page, 1, 0)).to_be_visible()
+    assert state(page)["moves"] == 0
+
+
+def test_tap_a_card_then_a_column(browser: Browser, server: str) -> None:
+    context = browser.new_context(locale="en-US", has_touch=True, is_mobile=True,
+                                  viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        start(page, server, "classic", 42)
+        card(page, 4, 0).tap()  # 5H
+        expect(card(page, 4, 0)).to_have_class(re.compile("selected"))
+        column(page, 2).locator(".card").first.tap()  # onto 6C
+        wait_moves(page, 1)
+        assert state(page)["columns"][1] == ["6C", "5H"]
+        # Click-move with the mouse too: 9C onto TD.
+        page.locator('.tableau .card[data-card="9C"]').click()
+        page.locator('.tableau .card[data-card="TD"]').click()
+        wait_moves(page, 2)
+        assert state(page)["columns"][5] == ["TD", "9C"]
+    finally:
+        context.close()
+
+
+def test_undo_and_redo_by_buttons_and_keys(page: Page, server: str) -> None:
+    start(page, server, "classic", 42)
+    page.locator(".stock").click()
+    wait_moves(page, 1)
+    page.get_by_role("button", name="Undo", exact=True).click()
+    wait_moves(page, 0)
+    assert state(page)["stock"] == 96
+    page.get_by_role("button", name="Redo", exact=True).click()
+    wait_moves(page, 1)
+    assert state(page)["stock"] == 88
+    page.keyboard.press("Control+z")
+    wait_moves(page, 0)
+    page.keyboard.press("Control+y")
+    wait_moves(page, 1)
+    assert state(page)["stock"] == 88
+
+
+def test_reprieve_close_refused_then_accepted(page: Page, server: str, screenshots: Path) -> None:
+    start(page, server, "classic", 42)
+    page.locator('.tableau .card[data-card="AD"]').dblclick()
+    wait_moves(page, 1)
+    banner = page.locator(".reprieve-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("column 5 is empty")
+    expect(column(page, 5)).to_have_class(re.compile("reprieve-column"))
+    # A free move: QD onto 6C ignores rank and colour and leaves QD out of place.
+    drag(page, card(page, 1, 0), column(page, 2))
+    wait_moves(page, 2)
+    expect(page.locator(".tableau .card.moved")).to_have_count(1)
+    page.get_by_role("button", name="End reprieve").click()
+    expect(page.locator(".card.out-of-place")).to_have_count(1)
+    expect(page.locator(".card.out-of-place")).to_have_attribute("data-card", "QD")
+    expect(page.locator("#toast")).to_contain_text("QD")
+    assert state(page)["reprieve"] == 5
+    save(page, screenshots, "reprieve")
+    page.get_by_role("button", name="Undo", exact=True).click()
+    wait_moves(page, 1)
+    page.get_by_role("button", name="End reprieve").click()
+    wait_moves(page, 2)
+    expect(banner).to_be_hidden()
+    game = state(page)
+    assert game["reprieve"] is None and game["columns"][4] == []
+
+
+def test_language_switch_changes_the_texts(page: Page, server: str) -> None:
+    start(page, server, "classic", 42)
+    expect(page.locator('[data-action="undo"]')).to_have_text("Undo")
+    page.get_by_role("button", name="Settings").click()
+    page.locator("#setting-language").select_option("fr")
+    expect(page.locator('[data-action="undo"]')).to_have_text("Annuler")
+    expect(page.locator("nav")).to_contain_text("Règles")
+    expect(card(page, 1, 0)).to_have_attribute("aria-label", re.compile("dame de carreau"))
+    page.locator('.tableau .card[data-card="AD"]').dblclick()
+    expect(page.locator(".reprieve-banner")).to_contain_text("Sursis")
+    page.reload()
+    expect(page.locator('[data-action="undo"]')).to_have_text("Annuler")
+    for language, word in (("pt", "Indulto"), ("it", "Tregua"), ("nl", "Respijt")):
+        page.locator("#settings-button").click()
+        page.locator("#setting-language").select_option(language)
+        expect(page.locator(".reprieve-banner")).to_contain_text(word)
+    page.locator("#settings-button").click()
+    page.locator("#setting-language").select_option("en")
+    expect(page.locator('[data-action="undo"]')).to_have_text("Undo")
+
+
+def test_keyboard_only(page: Page, server: str) -> None:
+    start(page, server, "classic", 42)
+    page.locator("body").focus()
+    # Tab from the toolbar reaches the stock, the foundations, then column 1.
+    page.locator('[data-action="resign"]').focus()
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.key") == "col-1":
+            break
+    assert page.evaluate("document.activeElement.dataset.key") == "col-1"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # pick up 9C from column 3
+    expect(page.locator("#live")).to_contain_text("nine of clubs")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # drop on column 6 (TD)
+    wait_moves(page, 1)
+    assert state(page)["columns"][5] == ["TD", "9C"]
+    expect(page.locator("#live")).to_contain_text("column 6")
+    page.keyboard.press("ArrowLeft")  # column 5: AD
+    page.keyboard.press("f")
+    wait_moves(page, 2)
+    expect(page.locator(".reprieve-banner")).to_be_visible()
+    page.keyboard.press("e")  # end the reprieve
+    wait_moves(page, 3)
+    page.keyboard.press("d")
+    wait_moves(page, 4)
+    assert state(page)["stock"] == 88
+    page.keyboard.press("u")
+    wait_moves(page, 3)
+    page.keyboard.press("h")
+    expect(page.locator(".message")).to_be_visible()
+    focused = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert focused != "none"
+
+
+def foundation_order_game(page: Page, server: str, left: int) -> tuple[list[str], str]:
+    """Import a one-deck game dealt in foundation order, with its last ``left`` moves unplayed.
+
+    Every card can go up as soon as it is dealt, so the whole game is a known win.
+    """
+    order = [f"{rank}{suit}" for rank in RANKS for suit in "CDHS"]
+    game = Game.from_order("one-deck", [Card.parse(text) for text in order])
+    moves: list[str] = []
+    for row in range(13):
+        if row:
+            game.play("D")
+            moves.append("D")
+        for number in range(1, 5):
+            game.play(f"{number}>F")
+            moves.append(f"{number}>F")
+            if game.position.reprieve is not None and game.status == "playing":
+                game.play("S")
+                moves.append("S")
+    assert game.status == "won"
+    page.goto(f"{server}/about")
+    record = {"format": "milligan-record/1", "variant": "one-deck", "order": order,
+              "moves": moves[:-left]}
+    created = page.evaluate(
+        """async (record) => (await fetch('/api/games/import', {method: 'POST',
+            headers: {'content-type': 'application/json'}, body: JSON.stringify(record)})).json()""",
+        record,
+    )
+    page.goto(f"{server}/game/{created['id']}")
+    expect(page.locator(".tableau .column")).to_have_count(4)
+    wait_moves(page, len(moves) - left)
+    return moves, created["id"]
+
+
+def test_won_game_finished_in_the_ui(page: Page, server: str, screenshots: Path) -> None:
+    moves, _ = foundation_order_game(page, server, 8)
+    assert moves[-8:] == ["D", "1>F", "S", "2>F", "S", "3>F", "S", "4>F"]
+    expect(page.locator(".foundation")).to_have_count(4)
+    done = len(moves) - 8
+    page.locator(".stock").click()  # D
+    done += 1
+    wait_moves(page, done)
+    for number in range(1, 5):
+        card(page, number, 0).dblclick()  # the king goes up
+        done += 1
+        wait_moves(page, done)
+        if number < 4:
+            page.get_by_role("button", name="End reprieve").click()  # S
+            done += 1
+            wait_moves(page, done)
+    expect(page.locator(".end-overlay.won")).to_be_visible()
+    expect(page.locator(".end-overlay")).to_contain_text("You won!")
+    assert state(page)["status"] == "won"
+    save(page, screenshots, "won")
+
+
+def test_reload_mid_game_and_resume(page: Page, server: str) -> None:
+    game_id = start(page, server, "classic", 42)
+    page.locator(".stock").click()
+    wait_moves(page, 1)
+    page.reload()
+    wait_moves(page, 1)
+    expect(page.locator(".stock")).to_contain_text("11 rows")
+    page.goto(f"{server}/")
+    link = page.locator(f'.resume-list a[href="/game/{game_id}"]')
+    expect(link).to_be_visible()
+    link.click()
+    page.wait_for_url(f"**/game/{game_id}")
+    wait_moves(page, 1)
+    assert state(page)["stock"] == 88
+
+
+# -- controls and pages --------------------------------------------------------------
+
+
+def test_new_game_dialog_share_link_and_resign(page: Page, server: str) -> None:
+    page.goto(f"{server}/")
+    page.locator('[data-action="new"]').click()
+    dialog = page.locator("dialog.new-game-dialog")
+    expect(dialog).to_be_visible()
+    dialog.locator("#new-variant").select_option("one-deck")
+    dialog.locator("#deal-number").fill("5")
+    dialog.locator('[data-action="start"]').click()
+    page.wait_for_url(re.compile(r"/game/[\w-]+$"))
+    expect(page.locator(".tableau .column")).to_have_count(4)
+    game = state(page)
+    assert game["variant"] == "one-deck" and game["deal"] == 5
+    page.locator('[data-action="share"]').click()
+    expect(page.locator("input.share-link")).to_have_value(f"{server}/play/one-deck/5")
+    page.keyboard.press("Escape")
+    page.locator('[data-action="resign"]').click()
+    page.locator('[data-action="confirm"]').click()
+    expect(page.locator(".end-overlay.resigned")).to_be_visible()
+    assert state(page)["status"] == "resigned"
+
+
+def test_hint_and_solution_playback(page: Page, server: str) -> None:
+    moves, _ = foundation_order_game(page, server, 8)
+    done = len(moves) - 8
+    page.locator('[data-action="hint"]').click()
+    message = page.locator(".message")
+    expect(message).to_contain_text("Hint: Deal a row", timeout=60_000)
+    expect(message).to_contain_text("chance of winning: 100%")
+    expect(page.locator(".stock.hinted")).to_be_visible()
+    page.locator('[data-action="solve"]').click()
+    bar = page.locator(".playback")
+    expect(bar).to_be_visible(timeout=60_000)
+    expect(bar).to_contain_text("full knowledge")
+    expect(bar).to_contain_text(re.compile(r"Move 0 of \d+"))
+    bar.locator('[data-action="step"]').click()
+    wait_moves(page, done + 1)
+    bar.locator('[data-action="play"]').click()
+    expect(bar.locator('[data-action="play"]')).to_have_text("Pause")
+    bar.locator('[data-action="play"]').click()
+    expect(bar.locator('[data-action="play"]')).to_have_text("Play")
+    assert state(page)["assisted"] is True
+    bar.locator('[data-action="play"]').click()
+    expect(page.locator(".end-overlay.won")).to_be_visible(timeout=20_000)
+
+
+def test_rules_statistics_and_about(page: Page, server: str, screenshots: Path) -> None:
+    page.goto(f"{server}/rules")
+    expect(page.locator("h1")).to_contain_text("Rules")
+    for title in ("Miss Milligan", "Spanish Patience", "Improved Miss Milligan",
+                  "One-deck Milligan", "Strict Milligan"):
+        expect(page.locator(".variant-rules dt", has_text=title).first).to_be_visible()
+    figures = page.locator("figure.diagram")
+    expect(figures).to_have_count(3)
+    expect(figures.nth(1).locator(".card.out-of-place")).to_have_count(1)
+    expect(figures.nth(1).locator(".reprieve-column")).to_have_count(1)
+    page.locator("figure.diagram").first.scroll_into_view_if_needed()
+    save(page, screenshots, "rules")
+    page.emulate_media(media="print")
+    expect(page.locator(".topbar")).to_be_hidden()
+    page.emulate_media(media="screen")
+    # One game played to the end makes a statistics row.
+    start(page, server, "classic", 42)
+    page.locator('[data-action="resign"]').click()
+    page.locator('[data-action="confirm"]').click()
+    expect(page.locator(".end-overlay")).to_be_visible()
+    page.locator("nav a[href='/stats']").click()
+    table = page.locator(".stats-table")
+    expect(table).to_be_visible()
+    expect(table).to_contain_text("Miss Milligan")
+    expect(table.locator("tbody tr").first).to_contain_text("1")
+    save(page, screenshots, "statistics")
+    page.locator("nav a[href='/about']").click()
+    expect(page.locator("h1")).to_have_text("About")
