@@ -8,7 +8,7 @@ from collections.abc import Callable
 from milligan.game import Game
 from milligan.position import Position
 from milligan.record import Record
-from milligan.solver import plain
+from milligan.solver import compiled, plain
 from milligan.solver.results import SolveResult
 from milligan.solver.shorten import check_win, shorten
 
@@ -39,7 +39,8 @@ def solve(
     """
     position = start_position(start)
     began = time.monotonic()
-    verdict, moves, positions = plain.search(
+    engine = compiled.search if compiled.AVAILABLE else plain.search
+    verdict, moves, positions = engine(
         position,
         timeout=timeout,
         max_positions=max_positions,

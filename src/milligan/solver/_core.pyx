@@ -1,0 +1,606 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The compiled search core: iterative DFS over a compact, mutable position.
+
+One object holds one position in C arrays and changes it in place (apply and
+undo), with two 64-bit Zobrist hashes kept up to date move by move.  Visited
+positions go into a bounded transposition table of 128-bit keys (buckets of
+four, evicting).  See docs/SOLVER.md for the encoding and for why every
+pruning is sound.
+
+Cards are coded ``suit * 13 + rank - 1`` (0..51); a card byte in a column
+adds FLAG when the card was moved during the open reprieve and is not (yet)
+on a legal place.  Settled moved cards carry no flag: a card lying on its
+parent (or a King at the bottom) stays settled until it is moved again, so
+the engine's "moved" marks of settled cards never matter.
+"""
+
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memset
+from posix.mman cimport (mmap, munmap, madvise, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED,
+                         PROT_READ, PROT_WRITE, MADV_HUGEPAGE)
+
+import time
+
+cdef enum:
+    MAXC = 13
+    MAXH = 112
+    FLAG = 64
+    CARD = 63
+    K_COLUMN = 0
+    K_FOUND = 1
+    K_DEAL = 2
+    K_STOP = 3
+    RULE_NONE = 0
+    RULE_FREE = 1
+    RULE_STRICT = 2
+    BUCKET = 4
+    MAX_DEPTH = 65536
+    MAX_MOVES = 8388608
+
+cdef uint8_t RANK[64]
+cdef uint8_t SUIT[64]
+cdef uint8_t RED[64]
+cdef uint8_t CANGO[64][64]      # CANGO[child][parent]
+cdef uint64_t ZC1[MAXC][MAXH][128]
+cdef uint64_t ZC2[MAXC][MAXH][128]
+cdef uint64_t ZFD1[MAXC][MAXH]
+cdef uint64_t ZFD2[MAXC][MAXH]
+cdef uint64_t ZF1[4][14][14]
+cdef uint64_t ZF2[4][14][14]
+cdef uint64_t ZS1[MAXH]
+cdef uint64_t ZS2[MAXH]
+cdef uint64_t ZR1[MAXC + 1]
+cdef uint64_t ZR2[MAXC + 1]
+
+cdef uint64_t _seed = 0x243F6A8885A308D3ULL
+
+cdef uint64_t _next() noexcept:
+    global _seed
+    _seed += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = _seed
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+cdef void _init_tables() noexcept:
+    cdef int c, p, i, j, k
+    for c in range(64):
+        RANK[c] = (c % 13) + 1 if c < 52 else 0
+        SUIT[c] = c // 13 if c < 52 else 0
+        RED[c] = 1 if (SUIT[c] == 1 or SUIT[c] == 2) else 0
+    for c in range(64):
+        for p in range(64):
+            CANGO[c][p] = 1 if (c < 52 and p < 52 and RANK[p] == RANK[c] + 1
+                                and RED[p] != RED[c]) else 0
+    for i in range(MAXC):
+        for j in range(MAXH):
+            for k in range(128):
+                ZC1[i][j][k] = _next()
+                ZC2[i][j][k] = _next()
+            ZFD1[i][j] = _next()
+            ZFD2[i][j] = _next()
+    for i in range(4):
+        for j in range(14):
+            for k in range(14):
+                ZF1[i][j][k] = _next()
+                ZF2[i][j][k] = _next()
+    for i in range(MAXH):
+        ZS1[i] = _next()
+        ZS2[i] = _next()
+    for i in range(MAXC + 1):
+        ZR1[i] = _next()
+        ZR2[i] = _next()
+
+_init_tables()
+
+#: Bytes per transposition-table entry (two 64-bit keys).
+ENTRY_BYTES = 16
+
+
+cdef struct Frame:
+    int32_t start       # this node's moves in the move buffer: [start, end)
+    int32_t end
+    int32_t next        # the next move to try
+    int32_t move        # the move taken from this node (while a child is searched)
+    uint64_t h1
+    uint64_t h2
+    int32_t undo        # undo byte stack pointer before the move
+    int16_t rep
+    int16_t nflags
+    uint8_t fd
+    uint8_t f0
+    uint8_t f1
+    uint8_t card
+
+
+cdef inline int32_t pack(int kind, int a, int k, int b) noexcept:
+    return kind | (a << 2) | (b << 6) | (k << 10)
+
+
+cdef class Core:
+    """One search: a position in C arrays, a position table and the DFS stack."""
+
+    cdef int ncols, decks, rule
+    cdef uint8_t cols[MAXC][MAXH]
+    cdef int h[MAXC]
+    cdef int fd[MAXC]
+    cdef uint8_t found[4][2]
+    cdef uint8_t stock[MAXH]
+    cdef int stock_n, stock_pos
+    cdef int rep, nflags, nfound, total
+    cdef uint64_t h1, h2
+    cdef uint64_t *table
+    cdef uint64_t mask
+    cdef size_t table_len
+    cdef Frame *frames
+    cdef int32_t *moves
+    cdef int32_t moves_cap
+    cdef uint8_t *undo
+    cdef public long long positions
+    cdef public bint incomplete
+
+    def __cinit__(self, int decks, int ncols, int rule, list columns, list face_down,
+                  list foundations, list stock, int reprieve, long long table_bytes):
+        cdef int i, j, s
+        cdef long long buckets
+        cdef void *mem
+        self.decks = decks
+        self.ncols = ncols
+        self.rule = rule
+        self.table = NULL
+        self.frames = NULL
+        self.moves = NULL
+        self.undo = NULL
+        if ncols > MAXC or len(stock) >= MAXH:
+            raise ValueError("position too large for the core")
+        self.nflags = 0
+        self.nfound = 0
+        self.total = 52 * decks
+        for i in range(ncols):
+            column = columns[i]
+            if len(column) >= MAXH - 1:
+                raise ValueError("column too tall for the core")
+            self.h[i] = len(column)
+            for j in range(len(column)):
+                self.cols[i][j] = column[j]
+                if column[j] & FLAG:
+                    self.nflags += 1
+            self.fd[i] = face_down[i]
+        for s in range(4):
+            heights = sorted(foundations[s])
+            if decks == 1:
+                self.found[s][0] = heights[0]
+                self.found[s][1] = 13
+                self.nfound += heights[0]
+            else:
+                self.found[s][0] = heights[0]
+                self.found[s][1] = heights[1]
+                self.nfound += heights[0] + heights[1]
+        self.stock_n = len(stock)
+        for i in range(self.stock_n):
+            self.stock[i] = stock[i]
+        self.stock_pos = 0
+        self.rep = reprieve
+        self._rehash()
+        buckets = 1
+        while buckets * 2 * BUCKET * 16 <= table_bytes:
+            buckets *= 2
+        self.mask = <uint64_t>(buckets - 1)
+        # anonymous memory comes zeroed; huge pages spare the TLB on random probes
+        self.table_len = buckets * BUCKET * 2 * sizeof(uint64_t)
+        mem = mmap(NULL, self.table_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if mem == MAP_FAILED:
+            raise MemoryError()
+        madvise(mem, self.table_len, MADV_HUGEPAGE)
+        self.table = <uint64_t *>mem
+        self.frames = <Frame *>malloc(MAX_DEPTH * sizeof(Frame))
+        self.moves_cap = 65536
+        self.moves = <int32_t *>malloc(self.moves_cap * sizeof(int32_t))
+        self.undo = <uint8_t *>malloc(MAX_DEPTH * MAXH)
+        if not self.table or not self.frames or not self.moves or not self.undo:
+            raise MemoryError()
+        self.positions = 0
+        self.incomplete = False
+
+    def __dealloc__(self):
+        if self.table != NULL:
+            munmap(self.table, self.table_len)
+        free(self.frames)
+        free(self.moves)
+        free(self.undo)
+
+    @property
+    def table_bytes(self):
+        return (self.mask + 1) * BUCKET * 16
+
+    cdef void _rehash(self) noexcept:
+        cdef int i, j, s
+        cdef uint64_t a = 0, b = 0
+        for i in range(self.ncols):
+            for j in range(self.h[i]):
+                a ^= ZC1[i][j][self.cols[i][j]]
+                b ^= ZC2[i][j][self.cols[i][j]]
+            a ^= ZFD1[i][self.fd[i]]
+            b ^= ZFD2[i][self.fd[i]]
+        for s in range(4):
+            a ^= ZF1[s][self.found[s][0]][self.found[s][1]]
+            b ^= ZF2[s][self.found[s][0]][self.found[s][1]]
+        a ^= ZS1[self.stock_pos]
+        b ^= ZS2[self.stock_pos]
+        a ^= ZR1[self.rep + 1]
+        b ^= ZR2[self.rep + 1]
+        self.h1 = a
+        self.h2 = b
+
+    # -- position table ---------------------------------------------------
+
+    cdef bint _seen_or_add(self) noexcept:
+        """True if the position is in the table; otherwise add it (evicting)."""
+        cdef uint64_t k2 = self.h2 | 1
+        cdef uint64_t *bucket = self.table + (self.h1 & self.mask) * (BUCKET * 2)
+        cdef int i
+        for i in range(BUCKET):
+            if bucket[2 * i + 1] == k2 and bucket[2 * i] == self.h1:
+                return True
+            if bucket[2 * i + 1] == 0:
+                bucket[2 * i] = self.h1
+                bucket[2 * i + 1] = k2
+                return False
+        i = <int>((self.h2 >> 40) & (BUCKET - 1))
+        bucket[2 * i] = self.h1
+        bucket[2 * i + 1] = k2
+        return False
+
+    # -- rules --------------------------------------------------------------
+
+    cdef inline void _set_fd(self, int a, int size) noexcept:
+        cdef int old = self.fd[a]
+        cdef int new
+        if old >= size:
+            new = size - 1 if size > 0 else 0
+            if new != old:
+                self.h1 ^= ZFD1[a][old] ^ ZFD1[a][new]
+                self.h2 ^= ZFD2[a][old] ^ ZFD2[a][new]
+                self.fd[a] = new
+
+    cdef inline void _set_rep(self, int rep) noexcept:
+        self.h1 ^= ZR1[self.rep + 1] ^ ZR1[rep + 1]
+        self.h2 ^= ZR2[self.rep + 1] ^ ZR2[rep + 1]
+        self.rep = rep
+
+    cdef void _apply(self, int32_t m, Frame *f, int32_t undo_at) noexcept:
+        cdef int kind = m & 3
+        cdef int a = (m >> 2) & 15
+        cdef int b = (m >> 6) & 15
+        cdef int k = m >> 10
+        cdef int split, j, idx, card, below, s, r, hb, n, i
+        cdef uint8_t byte, nb
+        f.h1 = self.h1
+        f.h2 = self.h2
+        f.rep = self.rep
+        f.nflags = self.nflags
+        f.undo = undo_at
+        f.move = m
+        if kind == K_COLUMN:
+            f.fd = self.fd[a]
+            split = self.h[a] - k
+            hb = self.h[b]
+            for j in range(k):
+                byte = self.cols[a][split + j]
+                self.undo[undo_at + j] = byte
+                self.h1 ^= ZC1[a][split + j][byte]
+                self.h2 ^= ZC2[a][split + j][byte]
+                card = byte & CARD
+                idx = hb + j
+                nb = card
+                if self.rep >= 0:
+                    if byte & FLAG:
+                        self.nflags -= 1
+                    if idx == 0:
+                        if RANK[card] != 13:
+                            nb = card | FLAG
+                    elif not CANGO[card][self.cols[b][idx - 1] & CARD]:
+                        nb = card | FLAG
+                    if nb & FLAG:
+                        self.nflags += 1
+                self.cols[b][idx] = nb
+                self.h1 ^= ZC1[b][idx][nb]
+                self.h2 ^= ZC2[b][idx][nb]
+            self.h[a] = split
+            self.h[b] = hb + k
+            self._set_fd(a, split)
+            if self.rep >= 0:
+                if b == self.rep:
+                    self._set_rep(-1)
+            elif split == 0 and hb > 0 and self.rule != RULE_NONE:
+                self._set_rep(a)
+        elif kind == K_FOUND:
+            f.fd = self.fd[a]
+            idx = self.h[a] - 1
+            byte = self.cols[a][idx]
+            f.card = byte
+            card = byte & CARD
+            s = SUIT[card]
+            r = RANK[card]
+            f.f0 = self.found[s][0]
+            f.f1 = self.found[s][1]
+            self.h1 ^= ZF1[s][f.f0][f.f1] ^ ZC1[a][idx][byte]
+            self.h2 ^= ZF2[s][f.f0][f.f1] ^ ZC2[a][idx][byte]
+            if self.found[s][0] == r - 1:
+                self.found[s][0] = r
+                if self.found[s][0] > self.found[s][1]:
+                    self.found[s][0] = self.found[s][1]
+                    self.found[s][1] = r
+            else:
+                self.found[s][1] = r
+            self.h1 ^= ZF1[s][self.found[s][0]][self.found[s][1]]
+            self.h2 ^= ZF2[s][self.found[s][0]][self.found[s][1]]
+            self.nfound += 1
+            if byte & FLAG:
+                self.nflags -= 1
+            self.h[a] = idx
+            self._set_fd(a, idx)
+            if self.rep < 0 and idx == 0 and self.rule != RULE_NONE:
+                self._set_rep(a)
+        elif kind == K_DEAL:
+            n = self.stock_n - self.stock_pos
+            if n > self.ncols:
+                n = self.ncols
+            f.card = n
+            for i in range(n):
+                byte = self.stock[self.stock_pos + i]
+                idx = self.h[i]
+                self.cols[i][idx] = byte
+                self.h1 ^= ZC1[i][idx][byte]
+                self.h2 ^= ZC2[i][idx][byte]
+                self.h[i] = idx + 1
+            self.h1 ^= ZS1[self.stock_pos] ^ ZS1[self.stock_pos + n]
+            self.h2 ^= ZS2[self.stock_pos] ^ ZS2[self.stock_pos + n]
+            self.stock_pos += n
+        else:
+            self._set_rep(-1)
+
+    cdef void _undo(self, Frame *f) noexcept:
+        cdef int32_t m = f.move
+        cdef int kind = m & 3
+        cdef int a = (m >> 2) & 15
+        cdef int b = (m >> 6) & 15
+        cdef int k = m >> 10
+        cdef int j, split, s, i, n
+        if kind == K_COLUMN:
+            self.h[b] -= k
+            split = self.h[a]
+            for j in range(k):
+                self.cols[a][split + j] = self.undo[f.undo + j]
+            self.h[a] = split + k
+            self.fd[a] = f.fd
+        elif kind == K_FOUND:
+            s = SUIT[f.card & CARD]
+            self.found[s][0] = f.f0
+            self.found[s][1] = f.f1
+            self.cols[a][self.h[a]] = f.card
+            self.h[a] += 1
+            self.fd[a] = f.fd
+            self.nfound -= 1
+        elif kind == K_DEAL:
+            n = f.card
+            self.stock_pos -= n
+            for i in range(n):
+                self.h[i] -= 1
+        self.rep = f.rep
+        self.nflags = f.nflags
+        self.h1 = f.h1
+        self.h2 = f.h2
+
+    cdef int _run(self, int a) noexcept:
+        """Length of the face-up run on top of column ``a``."""
+        cdef int size = self.h[a]
+        cdef int low = self.fd[a]
+        cdef int i = size - 1
+        if size == 0:
+            return 0
+        while i > low and CANGO[self.cols[a][i] & CARD][self.cols[a][i - 1] & CARD]:
+            i -= 1
+        return size - i
+
+    cdef int _safe_move(self) noexcept:
+        """A safe foundation move (see safe.py), as a column number, or -1."""
+        cdef int a, card, r, s, low, t
+        cdef bint ok
+        if self.rule == RULE_STRICT or self.rep >= 0:
+            return -1
+        for a in range(self.ncols):
+            if self.h[a] == 0:
+                continue
+            card = self.cols[a][self.h[a] - 1] & CARD
+            r = RANK[card]
+            s = SUIT[card]
+            if self.found[s][0] < r - 1:
+                continue
+            ok = True
+            for t in range(4):
+                if RED[t * 13] != RED[card] and self.found[t][0] < r - 1:
+                    ok = False
+            if not ok:
+                continue
+            if self.rule == RULE_FREE and (r == 13 or self.h[a] == 1):
+                continue
+            return a
+        return -1
+
+    cdef int _generate(self, int32_t at) noexcept:
+        """Write this node's moves at ``at``; returns how many (ordered)."""
+        cdef int n = 0, a, b, k, run, size, i, card, top, s, r, flags, j
+        cdef int ncols = self.ncols
+        cdef int runs[MAXC]
+        cdef int32_t *out = self.moves + at
+        cdef bint free_moves = self.rep >= 0
+        cdef bint stock_left = self.stock_pos < self.stock_n
+        a = self._safe_move()
+        if a >= 0:
+            out[0] = pack(K_FOUND, a, 1, 0)
+            return 1
+        # foundation moves
+        for a in range(ncols):
+            if self.h[a]:
+                card = self.cols[a][self.h[a] - 1] & CARD
+                s = SUIT[card]
+                r = RANK[card]
+                if self.found[s][0] == r - 1 or self.found[s][1] == r - 1:
+                    out[n] = pack(K_FOUND, a, 1, 0)
+                    n += 1
+        # builds
+        for a in range(ncols):
+            runs[a] = self._run(a)
+        for a in range(ncols):
+            size = self.h[a]
+            if size == 0:
+                continue
+            run = runs[a]
+            top = RANK[self.cols[a][size - 1] & CARD]
+            for b in range(ncols):
+                if b == a:
+                    continue
+                if self.h[b]:
+                    k = RANK[self.cols[b][self.h[b] - 1] & CARD] - top
+                    if 1 <= k <= run and CANGO[self.cols[a][size - k] & CARD][
+                            self.cols[b][self.h[b] - 1] & CARD]:
+                        out[n] = pack(K_COLUMN, a, k, b)
+                        n += 1
+                else:
+                    k = 13 - top + 1
+                    if k < 1 or k > run:
+                        continue
+                    if b == self.rep:
+                        flags = 0
+                        for j in range(size - k, size):
+                            if self.cols[a][j] & FLAG:
+                                flags += 1
+                        if flags != self.nflags:
+                            continue
+                    elif k == size and not stock_left:
+                        # a whole King-led column into another empty column only
+                        # permutes the columns; with no stock left that changes nothing
+                        continue
+                    out[n] = pack(K_COLUMN, a, k, b)
+                    n += 1
+        if free_moves and self.nflags == 0:
+            out[n] = pack(K_STOP, 0, 0, 0)
+            n += 1
+        if free_moves:
+            for a in range(ncols):
+                size = self.h[a]
+                run = runs[a]
+                for i in range(size - 1, -1, -1):
+                    k = size - i
+                    card = self.cols[a][i] & CARD
+                    if self.rule == RULE_STRICT:
+                        if i < self.fd[a]:
+                            break
+                        if i - 1 >= self.fd[a] and CANGO[card][self.cols[a][i - 1] & CARD]:
+                            continue
+                    for b in range(ncols):
+                        if b == a or self.h[b] == 0:
+                            continue
+                        if k <= run and CANGO[card][self.cols[b][self.h[b] - 1] & CARD]:
+                            continue  # already a build
+                        out[n] = pack(K_COLUMN, a, k, b)
+                        n += 1
+        elif stock_left:
+            out[n] = pack(K_DEAL, 0, 0, 0)
+            n += 1
+        return n
+
+    cdef bint _room(self, int32_t at) except -1:
+        """Make room for one node's moves at ``at``; False when the cap is reached."""
+        cdef int32_t need = at + MAXC * MAXC + 2 * MAXH * MAXC + 8
+        cdef int32_t cap = self.moves_cap
+        cdef int32_t *grown
+        if need <= cap:
+            return True
+        while cap < need:
+            cap *= 2
+        if cap > MAX_MOVES:
+            return False
+        grown = <int32_t *>realloc(self.moves, cap * sizeof(int32_t))
+        if grown == NULL:
+            raise MemoryError()
+        self.moves = grown
+        self.moves_cap = cap
+        return True
+
+    def search(self, long long max_positions, double deadline, progress, double began):
+        """Run the DFS.  Returns ("won", moves) | ("lost", None) | ("unknown", None).
+
+        ``moves`` are (kind, source, count, target) tuples with 0-based columns.
+        ``max_positions`` < 0 means no limit; ``deadline`` < 0 means none.
+        """
+        cdef int d = 0
+        cdef Frame *f
+        cdef int32_t m, n, undo_at
+        cdef long long limit = max_positions
+        if self.nfound == self.total:
+            return "won", []
+        self._seen_or_add()
+        self.frames[0].start = 0
+        if not self._room(0):
+            return "unknown", None
+        n = self._generate(0)
+        self.frames[0].end = n
+        self.frames[0].next = 0
+        self.positions = 1
+        while True:
+            f = &self.frames[d]
+            if f.next == f.end:
+                if d == 0:
+                    return ("unknown" if self.incomplete else "lost"), None
+                d -= 1
+                self._undo(&self.frames[d])
+                continue
+            m = self.moves[f.next]
+            f.next += 1
+            self._apply(m, f, d * MAXH)
+            if self.nfound == self.total:
+                return "won", self._path(d)
+            if self._seen_or_add():
+                self._undo(f)
+                continue
+            if limit >= 0 and self.positions >= limit:
+                self._undo(f)
+                return "unknown", None
+            if (self.positions & 4095) == 0:
+                now = time.monotonic()
+                if progress is not None:
+                    progress(self.positions, now - began)
+                if deadline >= 0 and now > deadline:
+                    self._undo(f)
+                    return "unknown", None
+            if d + 1 >= MAX_DEPTH or not self._room(f.end):
+                self.incomplete = True
+                self._undo(f)
+                continue
+            d += 1
+            self.frames[d].start = f.end
+            n = self._generate(f.end)
+            self.frames[d].end = f.end + n
+            self.frames[d].next = f.end
+            self.positions += 1
+
+    cdef list _path(self, int d):
+        cdef list out = []
+        cdef int i
+        cdef int32_t m
+        for i in range(d + 1):
+            m = self.frames[i].move
+            out.append((m & 3, (m >> 2) & 15, m >> 10, (m >> 6) & 15))
+        return out
+
+
+def table_size(long long table_bytes):
+    """The bytes of the position table a budget of ``table_bytes`` gets."""
+    cdef long long buckets = 1
+    while buckets * 2 * BUCKET * 16 <= table_bytes:
+        buckets *= 2
+    return buckets * BUCKET * 16
