@@ -161,7 +161,7 @@ class Engine(Protocol):
         ...
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int) -> None:
     # Ctrl-C is the parent's business: it kills the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Die with the parent, even when it is killed with SIGKILL (Linux only).
@@ -170,6 +170,8 @@ def _worker_init() -> None:
 
         PR_SET_PDEATHSIG = 1
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died while this worker was starting
+        os._exit(1)
 
 
 def available_memory_mb() -> int | None:
@@ -200,6 +202,7 @@ class LocalEngine:
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_init,
+            initargs=(os.getpid(),),
         )
 
     def slots(self) -> int:
