@@ -1,0 +1,209 @@
+"""``milligan serve`` as a real process: durability under SIGKILL, --open, raw HTTP limits."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from milligan.store import open_database
+from milligan.store.testing import free_port
+
+
+class Server:
+    """A ``milligan serve`` subprocess on a free loopback port."""
+
+    def __init__(self, database: str, *extra: str, env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "milligan.cli", "serve", "--port", str(self.port),
+             "--database", database, *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})},
+            text=True,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{self.url}/api/variants", timeout=1).raise_for_status()
+                break
+            except httpx.HTTPError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    output = self.process.stdout.read() if self.process.stdout else ""
+                    raise RuntimeError(f"the server did not start: {output}") from None
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> str:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.process.stdout.read() if self.process.stdout else ""
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    return str(tmp_path / "games.sqlite3")
+
+
+@pytest.fixture
+def server(database: str) -> Iterator[Server]:
+    running = Server(database)
+    yield running
+    running.stop()
+
+
+def step(client: httpx.Client, game: dict[str, Any], rng: random.Random) -> httpx.Response:
+    """One action of a simple player: a legal move, or an undo when play gets stuck."""
+    legal = game["legal"]
+    base = f"/api/games/{game['id']}"
+    stuck = game["reprieve"] is not None and "S" not in legal and rng.random() < 0.4
+    if not legal or stuck:
+        return client.post(f"{base}/undo", json={"expect": game["revision"]})
+    preferred = [m for m in legal if m in ("S", "D") or m.endswith(">F")]
+    move = rng.choice(preferred or legal)
+    return client.post(f"{base}/moves", json={"move": move, "expect": game["revision"]})
+
+
+def test_a_crash_loses_no_acknowledged_move(database: str) -> None:
+    server = Server(database)
+    rng = random.Random(7)
+    with httpx.Client(base_url=server.url, timeout=10) as client:
+        game = client.post("/api/games", json={"variant": "classic", "deal": 1234}).json()
+        for _ in range(30):
+            answer = step(client, game, rng)
+            assert answer.status_code == 200, answer.text
+            game = answer.json()
+        cookies = dict(client.cookies)
+    server.kill()  # SIGKILL: no chance to flush anything
+
+    server = Server(database)
+    try:
+        with httpx.Client(base_url=server.url, timeout=10, cookies=cookies) as client:
+            again = client.get(f"/api/games/{game['id']}").json()
+            assert again == game
+            assert client.get(f"/api/games/{game['id']}/record").status_code == 409
+            listed = client.get("/api/games?status=playing").json()["games"]
+            assert [entry["id"] for entry in listed] == [game["id"]]
+    finally:
+        server.stop()
+    database_rows = open_database(database)
+    row = database_rows.game(game["id"])
+    database_rows.close()
+    assert row is not None and row.revision == 30 and len(row.moves) == game["moves"]
+
+
+def test_a_crash_in_the_middle_of_play(database: str) -> None:
+    """Kill while moves are streaming in: the game is at the last acknowledged revision
+    (or one later, when the reply to a committed move was cut off)."""
+    server = Server(database)
+    rng = random.Random(11)
+    acknowledged: list[dict[str, Any]] = []
+    client = httpx.Client(base_url=server.url, timeout=10)
+    game = client.post("/api/games", json={"variant": "spanish", "deal": 99}).json()
+    acknowledged.append(game)
+    stop = threading.Event()
+
+    def play() -> None:
+        current = game
+        while not stop.is_set():
+            try:
+                answer = step(client, current, rng)
+            except httpx.HTTPError:
+                return
+            if answer.status_code == 200:
+                current = answer.json()
+                acknowledged.append(current)
+
+    player = threading.Thread(target=play)
+    player.start()
+    time.sleep(1.5)
+    server.kill()
+    stop.set()
+    player.join(timeout=30)
+    cookies = dict(client.cookies)
+    client.close()
+    last = acknowledged[-1]
+    assert last["revision"] >= 5  # moves were really streaming
+
+    server = Server(database)
+    try:
+        with httpx.Client(base_url=server.url, timeout=10, cookies=cookies) as again:
+            found = again.get(f"/api/games/{game['id']}").json()
+    finally:
+        server.stop()
+    assert found["revision"] in (last["revision"], last["revision"] + 1)
+    if found["revision"] == last["revision"]:
+        assert found["columns"] == last["columns"] and found["moves"] == last["moves"]
+
+
+def test_raw_http_limits(server: Server) -> None:
+    def exchange(request: bytes) -> bytes:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as connection:
+            connection.sendall(request)
+            reply = b""
+            try:
+                while chunk := connection.recv(65536):
+                    reply += chunk
+            except (ConnectionResetError, TimeoutError):
+                pass
+            return reply
+
+    head = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    declared = exchange(head + b"Content-Length: 100000\r\nConnection: close\r\n\r\n{}")
+    assert declared.startswith(b"HTTP/1.1 413") and b'"too_large"' in declared
+    chunk = b"4000\r\n" + b" " * 0x4000 + b"\r\n"
+    streamed = exchange(
+        head + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunk * 2 + b"0\r\n\r\n"
+    )
+    assert streamed.startswith(b"HTTP/1.1 413") and b'"too_large"' in streamed
+    small = exchange(head + b"Content-Length: 2\r\nConnection: close\r\n\r\n{}")
+    assert small.startswith(b"HTTP/1.1 201")
+    assert b"HttpOnly" in small and b"SameSite=Lax" in small
+
+
+def test_open_starts_a_browser_once_the_server_is_up(database: str, tmp_path: Path) -> None:
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    browser.chmod(0o755)
+    server = Server(database, "--open", env={"BROWSER": str(browser)})
+    try:
+        deadline = time.monotonic() + 30
+        while not opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert opened.read_text().strip() == f"http://127.0.0.1:{server.port}/"
+    finally:
+        output = server.stop()
+    assert f"http://127.0.0.1:{server.port}/" in output
+
+
+def test_serve_refuses_a_bad_database(tmp_path: Path) -> None:
+    folder = tmp_path / "not-a-file"
+    folder.mkdir()
+    result = subprocess.run(
+        [sys.executable, "-m", "milligan.cli", "serve", "--port", str(free_port()),
+         "--database", str(folder)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert "cannot open the database" in result.stderr
