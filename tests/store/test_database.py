@@ -1,0 +1,103 @@
+"""The storage interface, on SQLite and on a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from milligan.store import SCHEMA_VERSION, Database, GameRow, StoreError, open_database
+from milligan.store.sqlite import SQLiteDatabase
+
+
+def row(game_id: str = "g1", player: str = "p1", **changes: object) -> GameRow:
+    base = GameRow(
+        id=game_id, player=player, variant="classic", deal=str(2**64 - 1), order=None,
+        secret=True, random=True, moves=("5>F", "S"), redo=("D",), revision=3,
+        status="playing", assisted=False, hints=2, solutions=0, imported=False, seconds=12.5,
+        created="2026-01-01T00:00:00.000+00:00", updated="2026-01-01T00:01:00.000+00:00",
+        finished=None,
+    )
+    return base.replace(**changes)
+
+
+def test_the_schema_is_created_once(opener: Callable[[], Database]) -> None:
+    first = opener()
+    assert first.schema_version() == SCHEMA_VERSION == 1
+    first.insert_game(row())
+    again = opener()  # opening an existing database migrates nothing and loses nothing
+    assert again.schema_version() == SCHEMA_VERSION
+    assert again.game("g1") == row()
+
+
+def test_a_newer_schema_is_refused(database: Database, target: str) -> None:
+    database._write([("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))])
+    with pytest.raises(StoreError, match="schema version"):
+        open_database(target)
+
+
+def test_rows_round_trip(database: Database) -> None:
+    order = " ".join(["AS", "TH"] * 52)
+    stored = [
+        row(),
+        row("g2", deal=None, order=order, secret=False, random=False, moves=(), redo=()),
+        row("g3", variant='{"columns": 4, "decks": 1}', status="won", assisted=True,
+            imported=True, finished="2026-01-02T00:00:00.000+00:00"),
+    ]
+    for game in stored:
+        database.insert_game(game)
+    for game in stored:
+        assert database.game(game.id) == game
+    assert database.game("nope") is None
+
+
+def test_updates_happen_only_at_the_expected_revision(database: Database) -> None:
+    database.insert_game(row())
+    changed = row(moves=("5>F",), redo=("S", "D"), revision=4)
+    assert not database.update_game(changed, revision=2)
+    assert database.game("g1") == row()
+    assert database.update_game(changed, revision=3)
+    assert database.game("g1") == changed
+
+
+def test_games_of_a_player(database: Database) -> None:
+    database.insert_game(row("a", updated="2026-01-01T00:00:01.000+00:00"))
+    database.insert_game(row("b", updated="2026-01-01T00:00:03.000+00:00"))
+    database.insert_game(row("c", status="won", updated="2026-01-01T00:00:02.000+00:00"))
+    database.insert_game(row("d", player="p2"))
+    assert [game.id for game in database.games("p1")] == ["b", "c", "a"]
+    assert [game.id for game in database.games("p1", "playing")] == ["b", "a"]
+    assert [game.id for game in database.games("p1", limit=1)] == ["b"]
+    assert [game.id for game in database.games("p2")] == ["d"]
+    assert database.games("nobody") == []
+
+
+def test_a_failed_write_changes_nothing(database: Database) -> None:
+    database.insert_game(row())
+    with pytest.raises(Exception):  # noqa: B017 - each driver has its own integrity error
+        database.insert_game(row(player="p2"))  # same id
+    assert database.game("g1") == row()
+    assert database.games("p2") == []
+
+
+def test_sqlite_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
+    database = SQLiteDatabase(tmp_path / "deep" / "folder" / "games.sqlite3")
+    connection = database._connection()
+    assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    database.close()
+    with sqlite3.connect(tmp_path / "deep" / "folder" / "games.sqlite3") as raw:
+        tables = {name for (name,) in raw.execute("SELECT name FROM sqlite_master")}
+    assert {"games", "players", "schema_version"} <= tables
+
+
+def test_postgres_descriptions_hide_passwords() -> None:
+    from milligan.store.postgres import PostgresDatabase
+
+    url = "postgresql://milligan:s3cret@127.0.0.1:1/nothing"
+    described = PostgresDatabase.description.fget(type("X", (), {"url": url})())  # type: ignore[attr-defined]
+    assert "s3cret" not in described and "127.0.0.1:1/nothing" in described
+    with pytest.raises(StoreError, match="cannot open"):
+        open_database("postgresql://nobody@127.0.0.1:1/nothing?connect_timeout=2")
