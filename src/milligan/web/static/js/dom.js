@@ -17,7 +17,7 @@ export function h(tag, attrs = {}, ...children) {
       el.setAttribute(key, String(value));
     }
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

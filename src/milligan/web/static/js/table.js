@@ -284,7 +284,7 @@ class GameView {
     let text = t("Reprieve: column {n} is empty.", { n: game.reprieve }) + " "
       + this.reprieveHelp(game) + " "
       + t("It ends when a King-led run goes into column {n}, or when you end it; "
-        + "by then every moved card must lie on a card one rank higher of the other colour.",
+        + "by then every moved card must lie on a card one rank higher and of the other colour.",
       { n: game.reprieve });
     if (game.hopeless) {
       text += " " + t("This reprieve can no longer be settled: undo some moves.");
