@@ -9,7 +9,6 @@ when that is set (``docs/screenshots`` is made that way).
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -19,6 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+import milligan
 
 CHROMIUM = os.environ.get("MILLIGAN_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -44,12 +45,13 @@ def _free_port() -> int:
         return port
 
 
-def _milligan() -> list[str]:
-    """The installed ``milligan`` command (or the same entry point through this Python)."""
-    found = shutil.which("milligan")
-    if found:
-        return [found]
-    return [sys.executable, "-c", "import sys; from milligan.cli import main; sys.exit(main())"]
+def _milligan() -> tuple[list[str], dict[str, str]]:
+    """The ``milligan`` command, run on the same source tree that these tests import."""
+    source = str(Path(milligan.__file__).resolve().parents[1])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, env.get("PYTHONPATH")]))
+    command = [sys.executable, "-c", "import sys; from milligan.cli import main; sys.exit(main())"]
+    return command, env
 
 
 @pytest.fixture(scope="session")
@@ -57,9 +59,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server with its own SQLite file."""
     database = tmp_path_factory.mktemp("server") / "games.sqlite"
     port = _free_port()
+    command, env = _milligan()
+    log = (database.parent / "serve.log").open("w")
     process = subprocess.Popen(
-        [*_milligan(), "serve", "--port", str(port), "--database", str(database)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [*command, "serve", "--port", str(port), "--database", str(database)],
+        stdout=log, stderr=subprocess.STDOUT, text=True, env=env,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -72,7 +76,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
-            output = process.stdout.read() if process.stdout else ""
+            log.close()
+            output = (database.parent / "serve.log").read_text()
             pytest.fail(f"milligan serve did not start:\n{output}", pytrace=False)
         time.sleep(0.1)
     yield base
@@ -82,6 +87,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+    log.close()
 
 
 @pytest.fixture(scope="session")

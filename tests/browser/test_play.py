@@ -107,7 +107,8 @@ def test_deal_then_drag_a_run(page: Page, server: str, screenshots: Path) -> Non
 def test_illegal_drop_snaps_back_with_the_reason(page: Page, server: str) -> None:
     start(page, server, "classic", 42)
     drag(page, card(page, 1, 0), column(page, 2))  # QD onto 6C: not a build
-    expect(page.locator("#toast")).to_contain_text("Not allowed")
+    expect(page.locator("#toast")).to_contain_text(
+        "queen of diamonds cannot go on six of clubs")
     expect(page.locator(".drag-ghost")).to_have_count(0)
     expect(card(page, 1, 0)).to_be_visible()
     assert state(page)["moves"] == 0
@@ -165,7 +166,8 @@ def test_reprieve_close_refused_then_accepted(page: Page, server: str, screensho
     page.get_by_role("button", name="End reprieve").click()
     expect(page.locator(".card.out-of-place")).to_have_count(1)
     expect(page.locator(".card.out-of-place")).to_have_attribute("data-card", "QD")
-    expect(page.locator("#toast")).to_contain_text("QD")
+    expect(page.locator("#toast")).to_contain_text(
+        "Out of place: queen of diamonds in column 2")
     assert state(page)["reprieve"] == 5
     save(page, screenshots, "reprieve")
     page.get_by_role("button", name="Undo", exact=True).click()
@@ -259,7 +261,8 @@ def foundation_order_game(page: Page, server: str, left: int) -> tuple[list[str]
               "moves": moves[:-left]}
     created = page.evaluate(
         """async (record) => (await fetch('/api/games/import', {method: 'POST',
-            headers: {'content-type': 'application/json'}, body: JSON.stringify(record)})).json()""",
+            headers: {'content-type': 'application/json'},
+            body: JSON.stringify(record)})).json()""",
         record,
     )
     page.goto(f"{server}/game/{created['id']}")

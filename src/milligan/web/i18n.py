@@ -130,14 +130,16 @@ def update() -> None:
         path = po_path(language)
         if path.exists():
             catalog = read_catalog(language)
-            catalog.update(template, no_fuzzy_matching=True)
+            # A fresh template each time: Babel shares the new Message objects.
+            catalog.update(extract(), no_fuzzy_matching=True)
         else:
             catalog = Catalog(locale=language, domain=DOMAIN, project="Milligan", fuzzy=False)
             for message in template:
                 if message.id:
                     catalog.add(message.id, string=("", "") if message.pluralizable else "")
-        catalog._num_plurals = 2  # noqa: SLF001 - Babel would take CLDR's three forms
-        catalog._plural_expr = PLURALS[language]  # noqa: SLF001
+        # Two gettext forms everywhere (Babel would take CLDR's three for some languages).
+        catalog._num_plurals = 2
+        catalog._plural_expr = PLURALS[language]
         catalog.header_comment = HEADER.format(name=language)
         if language == SOURCE_LANGUAGE:
             for message in catalog:
