@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +50,23 @@ def column(page: Page, number: int) -> Any:
 
 
 def save(page: Page, folder: Path, name: str) -> None:
-    """A screenshot in the test folder, and a copy in $MILLIGAN_SCREENSHOTS if set."""
+    """A screenshot in the test folder, and a small copy in $MILLIGAN_SCREENSHOTS if set.
+
+    The small copy (960 pixels wide, 192 colours) is what ``docs/screenshots`` holds.
+    """
     path = folder / f"{name}.png"
     page.screenshot(path=str(path))
     target = os.environ.get("MILLIGAN_SCREENSHOTS")
     if target:
+        from PIL import Image
+
         Path(target).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(target) / path.name)
+        image = Image.open(path).convert("RGB")
+        width, height = image.size
+        image = image.resize((960, round(height * 960 / width)), Image.Resampling.LANCZOS)
+        small = image.quantize(colors=192, method=Image.Quantize.MEDIANCUT,
+                               dither=Image.Dither.NONE)
+        small.save(Path(target) / path.name, optimize=True)
 
 
 def drag(page: Page, source: Any, target: Any) -> None:
@@ -72,7 +81,65 @@ def drag(page: Page, source: Any, target: Any) -> None:
     page.mouse.up()
 
 
+def greedy_record(deal: int, rows: int) -> list[str]:
+    """A plausible game: foundation moves first, then fresh builds, else a deal (rows at most)."""
+    game = Game.new("classic", deal)
+    moves: list[str] = []
+    dealt = 0
+    while True:
+        legal = [str(move) for move in game.legal_moves()]
+        if game.position.reprieve is not None:
+            if "S" not in legal:
+                break
+            move: str | None = "S"
+        else:
+            up = [m for m in legal if m.endswith(">F")]
+            builds = [m for m in legal
+                      if m not in ("D", "S") and not m.endswith(">F") and m not in moves[-6:]]
+            move = up[0] if up else builds[0] if builds else None
+            if move is None:
+                if dealt >= rows or "D" not in legal:
+                    break
+                move = "D"
+                dealt += 1
+        game.play(move)
+        moves.append(move)
+    return moves
+
+
 # -- tests ---------------------------------------------------------------------------
+
+
+def test_a_game_in_progress_shows_what_the_server_has(
+    page: Page, server: str, screenshots: Path
+) -> None:
+    moves = greedy_record(29, 7)
+    page.goto(f"{server}/about")
+    record = {"format": "milligan-record/1", "variant": "classic", "deal": 29, "moves": moves}
+    created = page.evaluate(
+        """async (record) => (await fetch('/api/games/import', {method: 'POST',
+            headers: {'content-type': 'application/json'},
+            body: JSON.stringify(record)})).json()""",
+        record,
+    )
+    page.goto(f"{server}/game/{created['id']}")
+    wait_moves(page, len(moves))
+    game = state(page)
+    for number, cards in enumerate(game["columns"], 1):
+        shown = column(page, number).locator(".card").evaluate_all(
+            "els => els.map(e => e.dataset.card)")
+        assert shown == cards
+    tops = page.locator(".foundation .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    heights = sorted(h for piles in game["foundations"].values() for h in piles if h)
+    assert sorted(RANKS.index(text[0]) + 1 for text in tops) == heights
+    rows = game["stock"] // 8
+    expect(page.locator(".stock")).to_contain_text(f"{rows} rows")
+    # Every card is inside the window: long columns are squeezed to fit.
+    bottom = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('.tableau .card')]"
+        ".map(e => e.getBoundingClientRect().bottom))")
+    assert bottom <= page.viewport_size["height"]
+    save(page, screenshots, "table")
 
 
 def test_numbered_deal_shows_its_cards(page: Page, server: str, screenshots: Path) -> None:

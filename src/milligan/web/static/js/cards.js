@@ -87,7 +87,7 @@ const PIPS = {
   10: [[L, 0], [R, 0], [C, 1 / 6], [L, 1 / 3], [R, 1 / 3], [L, 2 / 3], [R, 2 / 3], [C, 5 / 6],
     [L, 1], [R, 1]],
 };
-const PIP_TOP = 66, PIP_BOTTOM = 214, PIP = 34;
+const PIP_TOP = 80, PIP_BOTTOM = 216, PIP = 32;
 
 function use(suit, x, y, size, flip = false) {
   const transform = flip ? ` transform="rotate(180 ${x + size / 2} ${y + size / 2})"` : "";
@@ -133,17 +133,17 @@ export function cardSvg(text, compact = false) {
       + `font-size="54"${wide ? ' textLength="66" lengthAdjust="spacingAndGlyphs"' : ""}>`
       + `${label}</text>${use(suit, 140, 12, 46)}</g>`;
     if (rank === 1) {
-      body += use(suit, 56, 84, 88);
+      body += use(suit, 58, 92, 84);
     } else if (rank <= 10) {
       for (const [x, y] of PIPS[rank]) {
         const cy = PIP_TOP + y * (PIP_BOTTOM - PIP_TOP - PIP);
         body += use(suit, x - PIP / 2, cy, PIP, y > 0.5);
       }
     } else {
-      body += '<rect class="court" x="46" y="68" width="108" height="144" rx="10"/>';
-      body += `<text class="court-letter" x="100" y="170" font-size="84" `
+      body += '<rect class="court" x="46" y="82" width="108" height="130" rx="10"/>';
+      body += `<text class="court-letter" x="100" y="176" font-size="80" `
         + `text-anchor="middle">${label}</text>`;
-      body += use(suit, 52, 74, 26) + use(suit, 122, 180, 26, true);
+      body += use(suit, 52, 88, 24) + use(suit, 124, 182, 24, true);
     }
     body += "</g>";
   }

@@ -80,7 +80,7 @@ function diagram(columns, { reprieve = null, moved = [], bad = [], caption = "" 
     column.append(h("div", { class: "diagram-label" }, String(col)));
     if (!cards.length) column.append(h("div", { class: "slot empty-column" }));
     cards.forEach((text, index) => {
-      const el = cardElement(text, t("{card}, column {col}", { card: cardName(text), col }));
+      const el = cardElement(text, t("{card}, column {col}", { card: cardName(text), col }), true);
       el.style.top = `calc(${index} * var(--step) + 1.4em)`;
       if (movedSet.has(`${col}:${index}`)) el.classList.add("moved");
       if (badSet.has(`${col}:${index}`)) el.classList.add("out-of-place");
@@ -204,17 +204,19 @@ export async function showStats(main) {
     page.append(h("p", {}, t("Something went wrong: {message}", { message: error.message })));
     return;
   }
+  const none = (v) => v === null || v === undefined;
+  const count = (v) => (none(v) ? "–" : String(v));
   const rows = [
-    ["played", t("Games played"), (v) => v],
-    ["won", t("Games won"), (v) => v],
-    ["win_percent", t("Win rate"), (v) => (v === null || v === undefined ? "–"
+    ["played", t("Games played"), count],
+    ["won", t("Games won"), count],
+    ["win_percent", t("Win rate"), (v) => (none(v) ? "–"
       : `${Number(v).toLocaleString(language(), { maximumFractionDigits: 1 })}%`)],
-    ["current_streak", t("Current winning streak"), (v) => v],
-    ["best_streak", t("Best winning streak"), (v) => v],
-    ["best_time", t("Fastest win"), (v) => (v === null || v === undefined ? "–" : duration(v))],
-    ["fewest_moves", t("Fewest moves in a win"), (v) => (v === null || v === undefined ? "–" : v)],
-    ["hints", t("Hints used"), (v) => v],
-    ["solutions", t("Solutions watched"), (v) => v],
+    ["current_streak", t("Current winning streak"), count],
+    ["best_streak", t("Best winning streak"), count],
+    ["best_time", t("Fastest win"), (v) => (none(v) ? "–" : duration(v))],
+    ["fewest_moves", t("Fewest moves in a win"), count],
+    ["hints", t("Hints used"), count],
+    ["solutions", t("Solutions watched"), count],
   ];
   const variants = stats.variants || {};
   const keys = VARIANTS.filter((key) => key in variants)
@@ -228,7 +230,11 @@ export async function showStats(main) {
       keys.map((key) => h("th", { scope: "col" }, variantTitle(key))))),
     h("tbody", {}, rows.map(([field, label, show]) => h("tr", {},
       h("th", { scope: "row" }, label),
-      keys.map((key) => h("td", {}, String(show(variants[key][field] ?? 0))))))));
+      keys.map((key) => {
+        const row = variants[key];
+        const unplayed = !row.played && field !== "played";
+        return h("td", {}, unplayed ? "–" : show(row[field]));
+      })))));
   page.append(h("div", { class: "table-wrap" }, table),
     h("p", { class: "muted" }, t("Games in which you watched the solver's solution count as "
       + "assisted.")));

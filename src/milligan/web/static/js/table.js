@@ -10,6 +10,11 @@ import { openNewGameDialog, confirmDialog, shareDialog } from "./dialogs.js";
 const DRAG_START = 6;        // pixels before a press becomes a drag
 const DOUBLE_TAP = 380;      // milliseconds between the taps of a double tap
 const PLAYBACK_STEP = 700;   // milliseconds between solution moves
+const HOURGLASS = '<svg viewBox="0 0 24 24" width="1em" height="1em" focusable="false">'
+  + '<path d="M6 2h12v2.5c0 3-2.2 5-4.5 7.5 2.3 2.5 4.5 4.5 4.5 7.5V22H6v-2.5c0-3 2.2-5 '
+  + '4.5-7.5C8.2 9.5 6 7.5 6 4.5z" fill="none" stroke="currentColor" stroke-width="2" '
+  + 'stroke-linejoin="round"/><path d="M9 19.5c0-1.5 1.5-2.8 3-3.8 1.5 1 3 2.3 3 3.8z" '
+  + 'fill="currentColor"/></svg>';
 
 /** The name shown for a variant (a preset name or a settings object). */
 export function variantKey(variant) {
@@ -234,7 +239,8 @@ class GameView {
     this.endButton = h("button", { class: "end-reprieve", type: "button", "data-action": "stop",
       onclick: () => this.play("S") }, t("End reprieve"));
     this.banner = h("div", { class: "reprieve-banner", hidden: true, role: "region",
-      "aria-label": t("Reprieve") }, h("span", { class: "reprieve-icon", "aria-hidden": "true" }, "⧗"),
+      "aria-label": t("Reprieve") }, h("span", { class: "reprieve-icon", "aria-hidden": "true",
+      html: HOURGLASS }),
     this.reprieveText, this.endButton);
     this.messageEl = h("div", { class: "message", hidden: true });
     this.stockEl = h("div", { class: "stock pile", tabindex: "0", role: "button",
@@ -353,7 +359,7 @@ class GameView {
 
   renderBanner() {
     const game = this.game;
-    if (game.reprieve === null || game.reprieve === undefined) {
+    if (game.reprieve === null || game.reprieve === undefined || game.status !== "playing") {
       this.banner.hidden = true;
       return;
     }
@@ -398,7 +404,8 @@ class GameView {
     const decks = (game.foundations.C || [0]).length;
     this.foundationsEl.style.setProperty("--piles", String(4 * decks));
     for (const suit of SUITS) {
-      const heights = game.foundations[suit] || [];
+      // Tallest pile first, so that the cards sit to the left of the empty places.
+      const heights = [...(game.foundations[suit] || [])].reverse();
       heights.forEach((height, index) => {
         const slot = h("div", { class: "foundation pile", tabindex: "0", role: "button",
           "data-drop": "F", "data-suit": suit, "data-key": `found-${suit}-${index}` });
@@ -430,7 +437,7 @@ class GameView {
     this.tableauEl.style.setProperty("--columns", String(game.columns.length));
     game.columns.forEach((cards, c0) => {
       const col = c0 + 1;
-      const isReprieve = game.reprieve === col;
+      const isReprieve = game.reprieve === col && game.status === "playing";
       const column = h("div", {
         class: "column" + (isReprieve ? " reprieve-column" : ""),
         tabindex: "0", role: "group", "data-col": String(col), "data-key": `col-${col}`,
@@ -444,7 +451,8 @@ class GameView {
       column.setAttribute("aria-label", label);
       if (!cards.length) {
         column.append(h("div", { class: "slot empty-column", "aria-hidden": "true" },
-          isReprieve ? h("span", {}, t("Reprieve")) : null));
+          isReprieve ? h("span", { class: "reprieve-mark", html: HOURGLASS }) : null,
+          isReprieve && !this.compact ? h("span", {}, t("Reprieve")) : null));
       }
       cards.forEach((text, index) => {
         const el = cardElement(text, t("{card}, column {col}", { card: cardName(text), col }),
