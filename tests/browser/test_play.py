@@ -107,6 +107,22 @@ def greedy_record(deal: int, rows: int) -> list[str]:
     return moves
 
 
+def touch_drag(page: Page, source: Any, target: Any) -> None:
+    """Drag with one finger, through Chromium's touch input (pointerType "touch")."""
+    a = source.bounding_box()
+    b = target.bounding_box()
+    assert a and b
+    cdp = page.context.new_cdp_session(page)
+    x, y = a["x"] + a["width"] / 2, a["y"] + 6
+    tx, ty = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 11):
+        point = {"x": x + (tx - x) * step / 10, "y": y + (ty - y) * step / 10}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
 # -- tests ---------------------------------------------------------------------------
 
 
@@ -197,6 +213,15 @@ def test_tap_a_card_then_a_column(browser: Browser, server: str) -> None:
         page.locator('.tableau .card[data-card="TD"]').click()
         wait_moves(page, 2)
         assert state(page)["columns"][5] == ["TD", "9C"]
+        # The same move again with a finger drag (touch pointer events).
+        undo = page.locator('[data-action="undo"]')
+        undo.click()
+        wait_moves(page, 1)
+        touch_drag(page, page.locator('.tableau .card[data-card="9C"]'), column(page, 6))
+        wait_moves(page, 2)
+        assert state(page)["columns"][5] == ["TD", "9C"]
+        right = page.evaluate("document.querySelector('.table').getBoundingClientRect().right")
+        assert right <= 390  # the whole table fits a phone's width
     finally:
         context.close()
 
@@ -452,3 +477,25 @@ def test_rules_statistics_and_about(page: Page, server: str, screenshots: Path) 
     save(page, screenshots, "statistics")
     page.locator("nav a[href='/about']").click()
     expect(page.locator("h1")).to_have_text("About")
+
+
+def test_settings_four_colours_and_auto_move_are_kept(page: Page, server: str) -> None:
+    start(page, server, "spanish", 42)
+    club = page.locator('.tableau .card[data-card="6C"] .suit-C').first
+    black = club.evaluate("e => getComputedStyle(e).fill")
+    page.locator("#settings-button").click()
+    page.locator("#setting-four").check()
+    page.locator("#setting-auto").check()
+    page.keyboard.press("Escape")
+    # Spanish Patience has no reprieve: the ace of diamonds is safe and goes up by itself.
+    wait_moves(page, 1)
+    assert state(page)["foundations"]["D"] == [0, 1]
+    green = page.locator('.tableau .card[data-card="6C"] .suit-C').first.evaluate(
+        "e => getComputedStyle(e).fill")
+    assert green != black
+    page.reload()
+    expect(page.locator("body.four-colour")).to_have_count(1)
+    page.locator("#settings-button").click()
+    expect(page.locator("#setting-auto")).to_be_checked()
+    page.locator("#setting-auto").uncheck()
+    page.locator("#setting-four").uncheck()

@@ -20,6 +20,7 @@ const app = {
     route();
   },
   refresh() {
+    document.body.classList.toggle("four-colour", !!settings.fourColour);
     route({ keepFocus: true });
   },
   async setLanguage(lang) {
@@ -90,6 +91,7 @@ window.addEventListener("popstate", () => route());
 
 async function boot() {
   loadSettings();
+  document.body.classList.toggle("four-colour", !!settings.fourColour);
   installCardDefs();
   try {
     await loadLanguage(pickLanguage(settings.language));

@@ -196,6 +196,7 @@ class GameView {
     window.addEventListener("resize", this.onResize);
     try {
       this.setGame(await api.game(this.id));
+      this.autoMove();
     } catch (error) {
       clear(this.main).append(h("section", { class: "page" },
         h("h1", {}, t("Game not found")),
@@ -262,7 +263,13 @@ class GameView {
     });
     this.tableEl.addEventListener("focusin", (event) => {
       const column = event.target.closest(".column");
-      if (column) this.focusCol = Number(column.dataset.col);
+      if (column && this.game) {
+        this.focusCol = Number(column.dataset.col);
+        this.markKeyboardDepth();
+      }
+    });
+    this.tableEl.addEventListener("focusout", () => {
+      window.setTimeout(() => { if (this.game) this.markKeyboardDepth(); }, 0);
     });
   }
 
@@ -306,7 +313,6 @@ class GameView {
     const game = this.game;
     const focused = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.key : null;
-    this.main.querySelector(".game-view").classList.toggle("four-colour", !!settings.fourColour);
     document.title = `${game.title || "Miss Milligan"} – Miss Milligan`;
     this.titleEl.textContent = game.title || "Miss Milligan";
     this.renderInfo();
@@ -375,6 +381,7 @@ class GameView {
     this.reprieveText.textContent = text;
     this.banner.classList.toggle("hopeless", !!game.hopeless);
     this.endButton.classList.toggle("ready", (game.legal || []).includes("S"));
+    this.endButton.classList.toggle("hinted", !!this.hint && this.hint.move === "S");
   }
 
   renderStock() {
