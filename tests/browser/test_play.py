@@ -499,3 +499,22 @@ def test_settings_four_colours_and_auto_move_are_kept(page: Page, server: str) -
     expect(page.locator("#setting-auto")).to_be_checked()
     page.locator("#setting-auto").uncheck()
     page.locator("#setting-four").uncheck()
+
+
+def test_play_link_returns_to_the_game_in_progress(page: Page, server: str) -> None:
+    game_id = start(page, server, "classic", 42)
+    page.locator(".stock").click()
+    wait_moves(page, 1)
+    page.locator("nav a[href='/rules']").click()
+    expect(page.locator("h1")).to_contain_text("Rules")
+    page.locator("nav a[href='/play']").click()
+    page.wait_for_url(f"**/game/{game_id}")
+    wait_moves(page, 1)
+    page.locator('[data-action="resign"]').click()
+    page.locator('[data-action="confirm"]').click()
+    expect(page.locator(".end-overlay")).to_be_visible()
+    page.locator("nav a[href='/play']").click()
+    page.wait_for_url(re.compile(r"/game/[\w-]+$"))
+    expect(page.locator(".game-info")).to_contain_text("0 moves")
+    assert page.url.rsplit("/", 1)[1] != game_id
+    assert state(page)["deal"] is None  # a random deal keeps its number secret

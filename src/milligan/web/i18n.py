@@ -36,7 +36,7 @@ DOMAIN = "milligan"
 LANGUAGES = ("en", "pt", "it", "nl", "fr")
 SOURCE_LANGUAGE = "en"
 #: Two gettext forms everywhere: 0 is CLDR "one", 1 is "other" (the browser picks by Intl).
-PLURALS = {"en": "(n != 1)", "pt": "(n > 1)", "it": "(n != 1)", "nl": "(n != 1)", "fr": "(n > 1)"}
+PLURALS = {"en": "(n != 1)", "pt": "(n != 1)", "it": "(n != 1)", "nl": "(n != 1)", "fr": "(n > 1)"}
 HEADER = "# {name} translations of Milligan, the Miss Milligan browser game.\n#"
 
 _CALL = re.compile(r"(?<![\w.$])(t|nt|N_)\(\s*")

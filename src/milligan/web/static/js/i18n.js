@@ -55,7 +55,8 @@ export function nt(singular, plural, n, params) {
   const entry = messages[singular];
   let text;
   if (entry && typeof entry === "object") {
-    const category = new Intl.PluralRules(current).select(n);
+    // European Portuguese counts like English (0 is plural); the catalogs are written so.
+    const category = new Intl.PluralRules(current === "pt" ? "pt-PT" : current).select(n);
     text = entry[category] || entry.other || entry.one;
   }
   if (!text) text = n === 1 ? singular : plural;

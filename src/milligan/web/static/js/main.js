@@ -42,6 +42,28 @@ async function startGame(variant, deal) {
   }
 }
 
+/** "Play": back to the game in progress, or a new random deal. */
+async function resumeOrStart() {
+  let last = null;
+  try {
+    last = window.localStorage.getItem("milligan.lastGame");
+  } catch {
+    last = null;
+  }
+  if (last) {
+    try {
+      const game = await api.game(last);
+      if (game.status === "playing") {
+        app.navigate(`/game/${game.id}`, { replace: true });
+        return;
+      }
+    } catch {
+      // Gone or someone else's: start afresh.
+    }
+  }
+  startGame(settings.variant || "classic", null);
+}
+
 function route({ keepFocus = false } = {}) {
   if (teardown) teardown();
   teardown = null;
@@ -54,6 +76,8 @@ function route({ keepFocus = false } = {}) {
   }
   if (parts[0] === "game" && parts[1]) {
     teardown = showGame(main, parts[1], app);
+  } else if (path === "/play") {
+    resumeOrStart();
   } else if (parts[0] === "play") {
     const variant = parts[1] || settings.variant || "classic";
     if (!VARIANTS.includes(variant)) {
