@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import functools
 import json
 import os
 import signal
@@ -20,6 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Protocol
 
 from milligan.errors import MilliganError
@@ -51,12 +53,28 @@ def variant_from_key(key: str) -> Variant:
     return Variant.from_json(json.loads(key) if key.startswith("{") else key)
 
 
+@functools.cache
 def solver_name() -> str:
-    """Which solver core answers: recorded with each result."""
+    """Which solver answers, recorded with each result: its core and a hash of its source.
+
+    The hash tells results of different solver versions apart, should one of
+    them turn out to be wrong.
+    """
+    import hashlib
+
     import milligan.solver as solver
 
-    core = getattr(solver, "CORE", None) or getattr(solver, "IMPLEMENTATION", None)
-    return f"milligan-solver/{core}" if core else "milligan-solver"
+    try:
+        from milligan.solver import compiled
+
+        core = "compiled" if compiled.AVAILABLE else "python"
+    except ImportError:
+        core = "python"
+    digest = hashlib.sha256()
+    for path in sorted(Path(solver.__file__).parent.glob("*.py*")):
+        if path.suffix in (".py", ".pyx", ".pxd"):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return f"{core} core, source {digest.hexdigest()[:12]}"
 
 
 def solve_task(task: Task) -> Result:
