@@ -1,7 +1,7 @@
 // Dialogs: new game, settings, confirmation, share link.
 
 import { api } from "./api.js";
-import { h, clear, toast } from "./dom.js";
+import { h, toast } from "./dom.js";
 import { t, LANGUAGES, language } from "./i18n.js";
 import { settings, saveSettings } from "./settings.js";
 import { VARIANTS, variantTitle } from "./variants.js";
@@ -138,5 +138,3 @@ export function openSettingsDialog(app) {
         h("button", { type: "button", class: "primary", onclick: close }, t("Close"))));
   });
 }
-
-export { clear };

@@ -6,7 +6,6 @@ import { h, clear, duration } from "./dom.js";
 import { t, nt, language } from "./i18n.js";
 import { VARIANTS, variantTitle } from "./variants.js";
 import { openNewGameDialog } from "./dialogs.js";
-import { settings } from "./settings.js";
 
 function when(iso) {
   if (!iso) return "";
@@ -256,5 +255,3 @@ export function showAbout(main) {
     h("p", {}, h("a", { href: "/rules", "data-link": true }, t("Read the rules")))));
   document.title = `${t("About")} – Miss Milligan`;
 }
-
-export { settings };

@@ -612,7 +612,7 @@ class GameView {
         this.pendingFoundation = card;
       }
       this.setGame(game, { move });
-      if (parsed && parsed.kind === "F") this.flyToFoundation(parsed, previous);
+      if (parsed && parsed.kind === "F") this.flyToFoundation();
       if (!quiet) announce(words);
       this.hideMessage();
       return true;
@@ -936,7 +936,6 @@ class GameView {
       ghost.append(copy);
       el.classList.add("lifted");
     }
-    this.tableEl.style.setProperty("--ghost-w", `${first.width}px`);
     ghost.style.setProperty("--card-w", `${first.width}px`);
     ghost.style.setProperty("--card-h", `${first.height}px`);
     document.body.append(ghost);
@@ -1187,5 +1186,3 @@ class GameView {
     this.select({ col, count });
   }
 }
-
-export { rowsLeft };
