@@ -570,7 +570,8 @@ class GameView {
     if (parsed.kind === "D") return { stock: this.stockEl.getBoundingClientRect() };
     const els = [...this.columnEl(parsed.source).querySelectorAll(".card")]
       .slice(-parsed.count);
-    return { rects: els.map((el) => el.getBoundingClientRect()) };
+    return { rects: els.map((el) => el.getBoundingClientRect()),
+      cards: els.map((el) => el.dataset.card) };
   }
 
   animate(move, before) {
@@ -580,8 +581,11 @@ class GameView {
       const dx = from.left - to.left;
       const dy = from.top - to.top;
       if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
-      el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+      el.style.zIndex = "30";  // above the piles it passes over
+      const animation = el.animate(
+        [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
         { duration: 200, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" });
+      animation.onfinish = () => { el.style.zIndex = ""; };
     };
     if (parsed.kind === "D") {
       this.game.columns.forEach((cards, i) => {
@@ -590,7 +594,11 @@ class GameView {
       });
       return;
     }
-    if (parsed.kind === "F") return;
+    if (parsed.kind === "F") {
+      const el = this.foundationsEl.querySelector(`.card[data-card="${before.cards[0]}"]`);
+      if (el && before.rects[0]) fly(el, before.rects[0]);
+      return;
+    }
     const targets = [...this.columnEl(parsed.target).querySelectorAll(".card")]
       .slice(-parsed.count);
     targets.forEach((el, i) => { if (before.rects[i]) fly(el, before.rects[i]); });
@@ -605,14 +613,8 @@ class GameView {
     const previous = this.game;
     const words = describeMove(move, previous);
     try {
-      const parsed = parseMove(move);
       const game = await api.move(this.id, move, previous.revision);
-      if (parsed && parsed.kind === "F") {
-        const card = previous.columns[parsed.source - 1].slice(-1)[0];
-        this.pendingFoundation = card;
-      }
       this.setGame(game, { move });
-      if (parsed && parsed.kind === "F") this.flyToFoundation();
       if (!quiet) announce(words);
       this.hideMessage();
       return true;
@@ -623,18 +625,6 @@ class GameView {
       this.busy = false;
       if (!this.playback) this.autoMove();
     }
-  }
-
-  flyToFoundation() {
-    // The foundation card is re-rendered in place; a short fade marks the arrival.
-    if (!motionAllowed(settings) || !this.pendingFoundation) return;
-    const suit = this.pendingFoundation[1];
-    const slots = [...this.foundationsEl.querySelectorAll(`[data-suit="${suit}"] .card`)]
-      .filter((el) => el.dataset.card === this.pendingFoundation);
-    for (const el of slots) {
-      el.animate([{ transform: "scale(1.12)" }, { transform: "none" }], { duration: 220 });
-    }
-    this.pendingFoundation = null;
   }
 
   failed(error, move = null, game = null) {
