@@ -466,8 +466,18 @@ class GameView {
           this.compact);
         el.dataset.col = String(col);
         el.dataset.idx = String(index);
-        if (moved.has(`${col}:${index}`)) el.classList.add("moved");
-        if (bad.has(`${col}:${index}`)) el.classList.add("out-of-place");
+        const notes = [];
+        if (moved.has(`${col}:${index}`)) {
+          el.classList.add("moved");
+          notes.push(t("moved during the reprieve"));
+        }
+        if (bad.has(`${col}:${index}`)) {
+          el.classList.add("out-of-place");
+          notes.push(t("out of place"));
+        }
+        if (notes.length) {
+          el.setAttribute("aria-label", `${el.getAttribute("aria-label")} (${notes.join(", ")})`);
+        }
         if (this.selected && this.selected.col === col
           && index >= cards.length - this.selected.count) el.classList.add("selected");
         if (hinted && hinted.source === col && index >= cards.length - hinted.count) {
