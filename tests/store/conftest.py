@@ -29,7 +29,7 @@ def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
     server: TemporaryPostgres = request.getfixturevalue("postgres")
-    return server.create_database(f"store_{next(_names)}")
+    return server.create_schema(f"store_{next(_names)}")
 
 
 @pytest.fixture

@@ -40,7 +40,7 @@ def database(
         db = open_database(tmp_path / "games.sqlite3")
     else:
         server: TemporaryPostgres = request.getfixturevalue("postgres")
-        db = open_database(server.create_database(f"api_{next(_names)}"))
+        db = open_database(server.create_schema(f"api_{next(_names)}"))
     yield db
     db.close()
 

@@ -124,7 +124,8 @@ def test_no_answer_shows_a_hidden_card(client: TestClient, variant: str, deal: i
             for path in (base, "/api/games", "/api/stats", f"{base}/record"):
                 watcher.check(client.get(path))
     assert watcher.checked > 160
-    assert game["stock"] < 80  # play went some way into the stock
+    assert game["revision"] > 60  # most actions were accepted
     if deal is None:
-        resigned = watcher.check(client.post(f"{base}/resign"))
-        assert resigned["deal"] is not None  # shown once the game is over
+        playing = game["status"] == "playing"
+        over = watcher.check(client.post(f"{base}/resign") if playing else client.get(base))
+        assert over["status"] != "playing" and over["deal"] is not None  # shown at the end

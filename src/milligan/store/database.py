@@ -17,8 +17,7 @@ import contextlib
 import dataclasses
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -157,14 +156,6 @@ class Database(ABC):
     def description(self) -> str:
         """Where the data lives, for people (never a password)."""
 
-    @contextmanager
-    def writing(self) -> Iterator[None]:
-        """Held around each write transaction (a backend may serialise writers)."""
-        yield
-
-    def begin(self, cursor: Any) -> None:  # noqa: B027 - most drivers need nothing
-        """Start a write transaction (drivers that begin one implicitly need nothing)."""
-
     # -- plumbing -----------------------------------------------------------
 
     def _connection(self) -> Any:
@@ -193,17 +184,15 @@ class Database(ABC):
         """Run statements in one transaction and commit; their row counts."""
         connection = self._connection()
         counts = []
-        with self.writing():
-            try:
-                cursor = connection.cursor()
-                self.begin(cursor)
-                for sql, params in statements:
-                    cursor.execute(self._sql(sql), tuple(params))
-                    counts.append(cursor.rowcount)
-                connection.commit()
-            except BaseException:
-                connection.rollback()
-                raise
+        try:
+            cursor = connection.cursor()
+            for sql, params in statements:
+                cursor.execute(self._sql(sql), tuple(params))
+                counts.append(cursor.rowcount)
+            connection.commit()
+        except BaseException:
+            connection.rollback()
+            raise
         return counts
 
     def close(self) -> None:

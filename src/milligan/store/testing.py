@@ -79,6 +79,18 @@ class TemporaryPostgres:
         self.create_database(self.database)
         return self
 
+    def create_schema(self, name: str) -> str:
+        """A fresh, empty schema in the test database; a URL that uses it.
+
+        Much quicker than a database of its own, and just as separate for
+        tables that are not named with a schema.
+        """
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as connection:
+            connection.execute(f'CREATE SCHEMA "{name}"')
+        return f"{self.url}?options=-csearch_path%3D{name}"
+
     def create_database(self, name: str) -> str:
         """Create another database; its URL."""
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
