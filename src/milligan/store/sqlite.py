@@ -120,12 +120,12 @@ class SQLiteDatabase(Database):
             for _, done in batch:
                 done.set_exception(error)
             return
-        for done, counts, failure in outcomes:
+        for done, result, failure in outcomes:
             if failure is not None:
                 done.set_exception(failure)
             else:
-                assert counts is not None
-                done.set_result(counts)
+                assert result is not None
+                done.set_result(result)
 
     def close(self) -> None:
         with self._writer_lock:
