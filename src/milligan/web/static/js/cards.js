@@ -115,7 +115,7 @@ export function cardSvg(text, compact = false) {
     body += `<g class="${suitClass(suit)}">`;
     if (compact) {
       // Small cards (phones): a big index and one big suit, nothing finer.
-      body += `<text class="index" x="${wide ? 6 : 12}" y="84" font-size="88"`
+      body += `<text class="index" x="${wide ? 6 : 12}" y="76" font-size="82"`
         + `${wide ? ' textLength="112" lengthAdjust="spacingAndGlyphs"' : ""}>${label}</text>`;
       body += use(suit, wide ? 124 : 116, 14, wide ? 66 : 74);
       body += use(suit, 40, 120, 120);

@@ -10,6 +10,8 @@ import { openNewGameDialog, confirmDialog, shareDialog } from "./dialogs.js";
 const DRAG_START = 6;        // pixels before a press becomes a drag
 const DOUBLE_TAP = 380;      // milliseconds between the taps of a double tap
 const PLAYBACK_STEP = 700;   // milliseconds between solution moves
+const MIN_STEP = 0.215;      // least overlap step (of a card's height) that shows the index
+const MIN_STEP_COMPACT = 0.31;
 const HOURGLASS = '<svg viewBox="0 0 24 24" width="1em" height="1em" focusable="false">'
   + '<path d="M6 2h12v2.5c0 3-2.2 5-4.5 7.5 2.3 2.5 4.5 4.5 4.5 7.5V22H6v-2.5c0-3 2.2-5 '
   + '4.5-7.5C8.2 9.5 6 7.5 6 4.5z" fill="none" stroke="currentColor" stroke-width="2" '
@@ -515,19 +517,22 @@ class GameView {
     const topSlots = 1 + 4 * (this.game.foundations.C || [0]).length;
     const byColumns = (width - gap * (columns - 1)) / columns;
     const byTop = (width - gap * topSlots) / topSlots;
-    let cardWidth = Math.min(columns <= 4 ? 130 : 118, byColumns);
-    // Long columns: shrink the cards (down to 62%) before squeezing the overlap below
-    // what keeps each card's index readable.
+    const base = Math.min(columns <= 4 ? 130 : 118, byColumns);
+    // Long columns: shrink the cards (down to 45%) before squeezing the overlap below what
+    // keeps each card's index readable; past that the page scrolls rather than hide ranks.
     const tableauTop = this.tableauEl.getBoundingClientRect().top;
     const topRow = this.tableEl.querySelector(".top-row").getBoundingClientRect().height;
     const room = window.innerHeight - (tableauTop - topRow) - 24;
-    const need = Math.max(...this.game.columns.map((cards) => {
+    const heights = (compact) => Math.max(...this.game.columns.map((cards) => {
       const down = cards.filter((c) => c === "??").length;
       const up = cards.length - down;
-      return 1 + 0.12 * down + 0.22 * Math.max(0, up - 1);
-    })) + 0.15;
-    const fits = room / (need + 1.1) / 1.4;  // the top row scales with the cards too
-    cardWidth = Math.max(Math.min(cardWidth, fits), cardWidth * 0.62);
+      return 1 + 0.08 * down + (compact ? MIN_STEP_COMPACT : MIN_STEP) * Math.max(0, up - 1);
+    })) + 0.15 + 1.1;  // the top row scales with the cards too
+    let cardWidth = Math.floor(base);
+    const smallest = Math.max(28, base * 0.45);
+    while (cardWidth > smallest && cardWidth * 1.4 * heights(cardWidth < 64) > room) {
+      cardWidth -= 2;
+    }
     cardWidth = Math.max(28, Math.floor(cardWidth));
     const cardHeight = Math.round(cardWidth * 1.4);
     const topWidth = Math.max(26, Math.floor(Math.min(cardWidth, byTop)));
@@ -560,7 +565,8 @@ class GameView {
       const steps = els.slice(1).map((el, i) =>
         (els[i].classList.contains("back") ? 0.12 : open) * cardHeight);
       const total = steps.reduce((a, b) => a + b, 0);
-      const scale = total > 0 ? Math.min(1, (available - cardHeight) / total) : 1;
+      const least = (compact ? MIN_STEP_COMPACT : MIN_STEP) / open;
+      const scale = total > 0 ? Math.max(least, Math.min(1, (available - cardHeight) / total)) : 1;
       let y = 0;
       els.forEach((el, i) => {
         if (i > 0) y += steps[i - 1] * scale;
