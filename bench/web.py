@@ -76,35 +76,43 @@ def choose(game: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any
 
 
 async def player(
-    url: str, think: float, start: float, begin: float, end: float, tally: Tally, seed: int
+    transport: httpx.AsyncHTTPTransport,
+    url: str,
+    think: float,
+    start: float,
+    begin: float,
+    end: float,
+    tally: Tally,
+    seed: int,
 ) -> None:
     rng = random.Random(seed)
-    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
-        await asyncio.sleep(max(0.0, start - time.monotonic()))
-        game = (await client.post("/api/games", json={"variant": "classic"})).json()
-        while True:
-            if think:
-                await asyncio.sleep(rng.expovariate(1 / think))
-            if time.monotonic() >= end:
-                return
-            if game["status"] != "playing" and not game["can_undo"]:
-                game = (await client.post("/api/games", json={"variant": "classic"})).json()
-                continue
-            path, body = choose(game, rng)
-            sent = time.monotonic()
-            answer = await client.post(path, json=body)
-            done = time.monotonic()
-            if begin <= sent and done <= end:
-                if answer.status_code == 200:
-                    tally.moves += 1
-                    tally.latencies.append(done - sent)
-                else:
-                    tally.errors += 1
+    # One client (one cookie jar: one player) each, over a shared connection pool:
+    # a client of its own would build an SSL context, which takes long.
+    client = httpx.AsyncClient(base_url=url, timeout=30, transport=transport)
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    game = (await client.post("/api/games", json={"variant": "classic"})).json()
+    while True:
+        if think:
+            await asyncio.sleep(rng.expovariate(1 / think))
+        if time.monotonic() >= end:
+            return
+        if game["status"] != "playing" and not game["can_undo"]:
+            game = (await client.post("/api/games", json={"variant": "classic"})).json()
+            continue
+        path, body = choose(game, rng)
+        sent = time.monotonic()
+        answer = await client.post(path, json=body)
+        done = time.monotonic()
+        if begin <= sent and done <= end:
             if answer.status_code == 200:
-                game = answer.json()
+                tally.moves += 1
+                tally.latencies.append(done - sent)
             else:
-                game = (await client.get(f"/api/games/{game['id']}")).json()
+                tally.errors += 1
+        if answer.status_code == 200:
+            game = answer.json()
+        else:
+            game = (await client.get(f"/api/games/{game['id']}")).json()
 
 
 async def run(url: str, players: int, think: float, seconds: float) -> tuple[Tally, float]:
@@ -113,11 +121,14 @@ async def run(url: str, players: int, think: float, seconds: float) -> tuple[Tal
     ramp = min(2.0, think) if think else 0.5
     begin = now + ramp + 1.0  # measure once everyone is playing
     end = begin + seconds
+    limits = httpx.Limits(max_connections=players, max_keepalive_connections=players)
+    transport = httpx.AsyncHTTPTransport(limits=limits)
     tasks = [
-        player(url, think, now + ramp * i / players, begin, end, tally, seed=i)
+        player(transport, url, think, now + ramp * i / players, begin, end, tally, seed=i)
         for i in range(players)
     ]
     await asyncio.gather(*tasks)
+    await transport.aclose()
     return tally, seconds
 
 
@@ -159,14 +170,17 @@ def main() -> None:
         stack.callback(process.wait)
         stack.callback(process.terminate)
         backend = "PostgreSQL" if args.postgres else "SQLite (WAL, synchronous=FULL)"
-        print(f"milligan serve on {url}, {backend}; {os.cpu_count()} cores; "
-              f"{args.seconds:g} s per run", flush=True)
+        load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+        print(f"milligan serve on {url}, {backend}; {os.cpu_count()} cores, load average "
+              f"{load} before the run; {args.seconds:g} s per run", flush=True)
         for count in (int(text) for text in args.players.split(",") if text):
             tally, seconds = asyncio.run(run(url, count, args.think, args.seconds))
             report(f"{count} players, think {args.think:g} s", tally, seconds)
         if args.saturation:
             tally, seconds = asyncio.run(run(url, args.saturation, 0.0, args.seconds))
             report(f"{args.saturation} players, no think", tally, seconds)
+        load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+        print(f"load average {load} after the run", flush=True)
 
 
 if __name__ == "__main__":
