@@ -520,3 +520,22 @@ def test_play_link_returns_to_the_game_in_progress(page: Page, server: str) -> N
     expect(page.locator(".game-info")).to_contain_text("0 moves")
     assert page.url.rsplit("/", 1)[1] != game_id
     assert state(page)["deal"] is None  # a random deal keeps its number secret
+
+
+def test_animations_follow_the_setting_and_reduced_motion(page: Page, server: str) -> None:
+    start(page, server, "classic", 42)
+    page.locator(".stock").click()
+    wait_moves(page, 1)
+    assert page.evaluate("document.getAnimations().length") > 0  # the row flies in
+    page.wait_for_timeout(600)
+    page.emulate_media(reduced_motion="reduce")
+    page.locator(".stock").click()
+    wait_moves(page, 2)
+    assert page.evaluate("document.getAnimations().length") == 0
+    page.emulate_media(reduced_motion="no-preference")
+    page.locator("#settings-button").click()
+    page.locator("#setting-animations").uncheck()
+    page.keyboard.press("Escape")
+    page.locator(".stock").click()
+    wait_moves(page, 3)
+    assert page.evaluate("document.getAnimations().length") == 0
