@@ -329,6 +329,23 @@ def test_keyboard_only(page: Page, server: str) -> None:
     expect(page.locator(".message")).to_be_visible()
     focused = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert focused != "none"
+    # A run of two by keyboard: deal 17, then Up takes two cards of column 6 onto column 3.
+    start(page, server, "classic", 17)
+    page.locator(".stock").focus()
+    page.keyboard.press("Enter")
+    wait_moves(page, 1)
+    run = state(page)["columns"][5]
+    column(page, 6).focus()
+    page.keyboard.press("ArrowUp")
+    expect(column(page, 6).locator(".card.pickup")).to_have_count(2)
+    page.keyboard.press("Space")
+    expect(column(page, 6).locator(".card.selected")).to_have_count(2)
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Space")
+    wait_moves(page, 2)
+    game = state(page)
+    assert game["columns"][5] == [] and game["columns"][2][-2:] == run
 
 
 def foundation_order_game(page: Page, server: str, left: int) -> tuple[list[str], str]:
