@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -29,9 +30,8 @@ def start(page: Page, server: str, variant: str, deal: int) -> str:
 def state(page: Page) -> dict[str, Any]:
     """The game on the table, as the server has it (through the page, with its cookie)."""
     game_id = page.url.rsplit("/", 1)[1]
-    result: dict[str, Any] = page.evaluate(
-        "async (id) => (await fetch(`/api/games/${id}`)).json()", game_id
-    )
+    text = page.evaluate("async (id) => (await fetch(`/api/games/${id}`)).text()", game_id)
+    result: dict[str, Any] = json.loads(text)  # exact deal numbers, unlike JavaScript's
     return result
 
 
@@ -556,3 +556,12 @@ def test_animations_follow_the_setting_and_reduced_motion(page: Page, server: st
     page.locator(".stock").click()
     wait_moves(page, 3)
     assert page.evaluate("document.getAnimations().length") == 0
+
+
+def test_the_largest_deal_number_survives_the_trip(page: Page, server: str) -> None:
+    largest = 2**64 - 1
+    start(page, server, "classic", largest)
+    expect(page.locator(".game-info")).to_contain_text(f"Deal {largest}")
+    assert state(page)["deal"] == largest
+    page.locator('[data-action="share"]').click()
+    expect(page.locator("input.share-link")).to_have_value(f"{server}/play/classic/{largest}")

@@ -10,16 +10,34 @@ export class ApiError extends Error {
   }
 }
 
+// Deal numbers go up to 2**64 - 1, beyond JavaScript's exact integers: they travel as
+// digit strings inside the page and as plain JSON numbers on the wire.
+function keepBigDeal(key, value, context) {
+  if (key === "deal" && typeof value === "number" && !Number.isSafeInteger(value)
+    && context && context.source) {
+    return context.source;
+  }
+  return value;
+}
+
+function encode(body) {
+  const text = JSON.stringify(body);
+  if (typeof body.deal === "string" && /^\d+$/.test(body.deal)) {
+    return text.replace(`"deal":"${body.deal}"`, `"deal":${body.deal}`);
+  }
+  return text;
+}
+
 async function call(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
+    options.body = encode(body);
   }
   const response = await fetch(path, options);
   let data = {};
   try {
-    data = await response.json();
+    data = JSON.parse(await response.text(), keepBigDeal);
   } catch {
     data = {};
   }
