@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from milligan.errors import MilliganError
+from milligan.moves import Move
+from milligan.position import Position
 from milligan.survey.results import Limits, Result, ResultStore, pending_deals
 from milligan.variants import Variant
 
@@ -79,7 +81,6 @@ def solver_name() -> str:
 
 def solve_task(task: Task) -> Result:
     """Solve one deal in a fresh solver call; runs in a worker process."""
-    from milligan.position import Position
     from milligan.solver import solve
 
     limits = task.limits
@@ -87,9 +88,7 @@ def solve_task(task: Task) -> Result:
     options: dict[str, Any] = {"timeout": limits.timeout, "max_positions": limits.max_positions}
     if limits.max_memory_mb is not None:
         options["max_memory_mb"] = limits.max_memory_mb
-    began = time.perf_counter()
     outcome = solve(start, **options)
-    seconds = getattr(outcome, "seconds", None)
     verdict = str(outcome.result)
     solution = None
     if verdict == "won":
@@ -100,7 +99,7 @@ def solve_task(task: Task) -> Result:
         deal=task.deal,
         limits=limits,
         verdict=verdict,
-        seconds=float(seconds if seconds is not None else time.perf_counter() - began),
+        seconds=float(outcome.seconds),
         positions=int(outcome.positions),
         solution=solution,
         solver=solver_name(),
@@ -109,7 +108,7 @@ def solve_task(task: Task) -> Result:
     )
 
 
-def _check_win(start: Any, moves: Sequence[Any], task: Task) -> None:
+def _check_win(start: Position, moves: Sequence[Move], task: Task) -> None:
     """Replay a claimed win: a survey never stores a win that is not one."""
     position = start
     for move in moves:
@@ -293,16 +292,16 @@ class DaskEngine:
         if client is not None:
             self.client = client
         elif address is None:
-            self._cluster = LocalCluster(
+            self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=max(1, workers or os.cpu_count() or 1),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
             )
-            self.client = Client(self._cluster)
+            self.client = Client(self._cluster)  # type: ignore[no-untyped-call]
         else:
             try:
-                self.client = Client(address, timeout="20s")
+                self.client = Client(address, timeout="20s")  # type: ignore[no-untyped-call]
             except (OSError, TimeoutError) as error:
                 raise SurveyError(
                     f"cannot reach the Dask scheduler at {address}: {error}"
@@ -340,7 +339,7 @@ class DaskEngine:
         from distributed.scheduler import KilledWorker
 
         try:
-            done, _ = wait(list(handles), timeout=timeout, return_when="FIRST_COMPLETED")
+            done, _ = wait(list(handles), timeout=timeout, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
         except TimeoutError:
             return []
         outcomes: list[tuple[Any, Outcome]] = []
