@@ -197,9 +197,12 @@ class GameView {
     document.addEventListener("keydown", this.onKey);
     window.addEventListener("resize", this.onResize);
     try {
-      this.setGame(await api.game(this.id));
+      const game = await api.game(this.id);
+      if (this.destroyed) return;
+      this.setGame(game);
       this.autoMove();
     } catch (error) {
+      if (this.destroyed) return;
       clear(this.main).append(h("section", { class: "page" },
         h("h1", {}, t("Game not found")),
         h("p", {}, errorText(error)),
@@ -300,7 +303,8 @@ class GameView {
   }
 
   async refetch() {
-    this.setGame(await api.game(this.id));
+    const game = await api.game(this.id);
+    if (!this.destroyed) this.setGame(game);
   }
 
   tick() {
