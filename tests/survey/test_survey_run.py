@@ -184,12 +184,16 @@ def test_dask_cluster_on_loopback_survives_a_dying_worker(tmp_path: Path) -> Non
     with processes(scheduler, worker, worker, log=tmp_path) as (_, first, _second):
         wait_for_workers(address, 2)
         path = tmp_path / "survey.sqlite3"
-        # One-deck deals 1-24, small limits, on the two workers.
+        # One-deck deals 1-24, small limits, on the two workers. A result the
+        # dead worker still held may be fetched in vain until a connect timeout
+        # (30 s by default), then recomputed: loopback needs far less.
+        env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
         survey_run = subprocess.Popen(
             survey(path, "1-24", "--scheduler", address),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            env=env,
         )
         try:
             wait_for_rows(path, 3)
