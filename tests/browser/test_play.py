@@ -222,6 +222,13 @@ def test_tap_a_card_then_a_column(browser: Browser, server: str) -> None:
         assert state(page)["columns"][5] == ["TD", "9C"]
         right = page.evaluate("document.querySelector('.table').getBoundingClientRect().right")
         assert right <= 390  # the whole table fits a phone's width
+        # A double tap sends the ace of diamonds up (and opens a reprieve).
+        ace = page.locator('.tableau .card[data-card="AD"]')
+        ace.tap()
+        ace.tap()
+        wait_moves(page, 3)
+        assert state(page)["foundations"]["D"] == [0, 1]
+        expect(page.locator(".reprieve-banner")).to_be_visible()
     finally:
         context.close()
 
