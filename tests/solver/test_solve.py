@@ -69,7 +69,7 @@ def test_stuck_reprieve_is_lost() -> None:
 @pytest.mark.parametrize("number", range(1, 9))
 def test_one_deck_verdicts_agree_with_plain_unpruned_search(number: int) -> None:
     start = Position.deal(Game.new("one-deck", number).variant, number)
-    plain = plain_search(start, auto_moves=False, max_positions=20_000)[0]
+    plain = plain_search(start, auto_moves=False, max_positions=5_000)[0]
     result = solve(start, max_positions=20_000)
     if plain != "unknown" and result.result != "unknown":
         assert result.result == plain

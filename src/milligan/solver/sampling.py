@@ -66,7 +66,7 @@ def hint(
     position budgets are used, so the same seed gives the same hint on every
     machine.
     """
-    from milligan.solver.search import solve
+    from milligan.solver.search import run
 
     if isinstance(view, Game):
         view = view.position
@@ -80,7 +80,12 @@ def hint(
         position = sample_position(view, rng)
         if not order:
             order = list(position.legal_moves())
-        result = solve(position, max_positions=max_positions, max_memory_mb=HINT_MEMORY_MB)
+        result = run(
+            position,
+            max_positions=max_positions,
+            max_memory_mb=HINT_MEMORY_MB,
+            shorten_win=False,
+        )
         if result.result == "won":
             wins += 1
             if result.moves:

@@ -37,7 +37,25 @@ def solve(
     ``timeout`` (seconds), ``max_positions`` (expanded positions) or
     ``max_memory_mb`` (the position table) ran out.
     """
-    position = start_position(start)
+    return run(
+        start_position(start),
+        timeout=timeout,
+        max_positions=max_positions,
+        max_memory_mb=max_memory_mb,
+        progress=progress,
+    )
+
+
+def run(
+    position: Position,
+    *,
+    timeout: float | None = None,
+    max_positions: int | None = None,
+    max_memory_mb: int = 1024,
+    progress: Callable[[int, float], None] | None = None,
+    shorten_win: bool = True,
+) -> SolveResult:
+    """:func:`solve` from a position; ``shorten_win=False`` skips the shortening."""
     began = time.monotonic()
     engine = compiled.search if compiled.AVAILABLE else plain.search
     verdict, moves, positions = engine(
@@ -48,7 +66,8 @@ def solve(
         progress=progress,
     )
     if verdict == "won":
-        moves = shorten(position, moves)
+        if shorten_win:
+            moves = shorten(position, moves)
         check_win(position, moves)
     seconds = time.monotonic() - began
     if verdict == "won":

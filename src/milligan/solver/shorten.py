@@ -35,21 +35,22 @@ def check_win(start: Position, moves: Sequence[Move]) -> None:
 def shorten(start: Position, moves: Sequence[Move]) -> tuple[Move, ...]:
     """A shorter winning line: cycles cut, undone moves dropped, run moves merged.
 
-    Each pass keeps the line legal and winning (checked by the engine); the
-    passes repeat until none shortens the line.
+    Each pass keeps the line legal and winning (checked by the engine).
     """
-    line = tuple(moves)
-    while True:
-        shorter = _merge_runs(start, _cut_cycles(start, line))
-        if len(shorter) >= len(line):
-            break
-        line = shorter
+    # one shortcut pass does nearly all the work; a second costs seconds and
+    # rarely saves a move, since the line it walks is dense with free moves
+    line = _merge_runs(start, _shortcuts(start, tuple(moves)))
     check_win(start, line)
     return line
 
 
-def _cut_cycles(start: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
-    """Jump from each position to its last occurrence along the line."""
+def _shortcuts(start: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """Cut cycles and take one-move shortcuts to later positions of the line.
+
+    From each position the line jumps to its last occurrence (a cycle cut),
+    then takes the legal move that reaches the latest position of the line
+    (which drops every move in between, undone moves included).
+    """
     positions = replay(start, moves)
     last = {position: index for index, position in enumerate(positions)}
     out: list[Move] = []
@@ -59,8 +60,14 @@ def _cut_cycles(start: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
         if j > i:
             i = j
             continue
-        out.append(moves[i])
-        i += 1
+        here = positions[i]
+        best, target = moves[i], i + 1
+        for move in here.legal_moves():
+            reached = last.get(here.apply(move))
+            if reached is not None and reached > target:
+                best, target = move, reached
+        out.append(best)
+        i = target
     return tuple(out)
 
 

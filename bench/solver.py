@@ -1,0 +1,90 @@
+"""Solver benchmark: raw search speed, then deals 1-N of each variant at a fixed limit.
+
+    python3 bench/solver.py                      # the figures in docs/BENCHMARKS.md
+    python3 bench/solver.py --deals 20 --max-positions 50000 --variants spanish
+
+Speed is the compiled core alone (expanded positions per second, no
+shortening).  The per-variant table solves each deal with ``solve`` (search,
+shortening and the engine replay of every win) under a position limit, so the
+verdicts do not depend on the machine; times are wall seconds per deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from milligan.game import Game
+from milligan.solver import compiled, solve
+from milligan.variants import PRESETS
+
+
+def speed(deals: range, positions: int, memory_mb: int) -> None:
+    """Expanded positions per second of the compiled core on ``spanish``."""
+    total = 0
+    seconds = 0.0
+    for number in deals:
+        start = Game.new("spanish", number).position
+        began = time.perf_counter()
+        _, _, expanded = compiled.search(
+            start, timeout=None, max_positions=positions, max_memory_mb=memory_mb, progress=None
+        )
+        seconds += time.perf_counter() - began
+        total += expanded
+    print(f"speed: spanish deals {deals.start}-{deals.stop - 1}, up to {positions:,} positions "
+          f"each, {memory_mb} MiB table: {total:,} positions in {seconds:.2f} s = "
+          f"{total / seconds:,.0f} positions/s")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def survey(variant: str, deals: range, positions: int, memory_mb: int) -> None:
+    counts = {"won": 0, "lost": 0, "unknown": 0}
+    times: list[float] = []
+    lengths: list[int] = []
+    for number in deals:
+        began = time.perf_counter()
+        result = solve(Game.new(variant, number), max_positions=positions, max_memory_mb=memory_mb)
+        times.append(time.perf_counter() - began)
+        counts[result.result] += 1
+        if result.result == "won":
+            lengths.append(len(result.moves))
+    n = len(deals)
+    decided = counts["won"] + counts["lost"]
+    length = (f"{statistics.median(lengths):.0f} / {max(lengths)}" if lengths else "-")
+    print(f"| {variant} | {n} | {100 * decided / n:.1f}% | {counts['won']} / {counts['lost']} / "
+          f"{counts['unknown']} | {statistics.median(times):.2f} s | "
+          f"{percentile(times, 0.95):.2f} s | {length} |", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=200, help="deals 1..N (default 200)")
+    parser.add_argument("--max-positions", type=int, default=100_000,
+                        help="per-deal limit (default 100000)")
+    parser.add_argument("--max-memory", type=int, default=64, help="table MiB (default 64)")
+    parser.add_argument("--variants", default=",".join(PRESETS), help="comma-separated")
+    parser.add_argument("--speed-positions", type=int, default=2_000_000)
+    args = parser.parse_args()
+    if not compiled.AVAILABLE:
+        print("the compiled core is not built", file=sys.stderr)
+        return 1
+    speed(range(2, 7), args.speed_positions, 256)
+    print()
+    print(f"deals 1-{args.deals}, limit {args.max_positions:,} positions per deal, "
+          f"{args.max_memory} MiB table")
+    print("| variant | deals | decided | won / lost / unknown | median time | p95 time "
+          "| moves median / max |")
+    print("|---|---|---|---|---|---|---|")
+    for variant in args.variants.split(","):
+        survey(variant, range(1, args.deals + 1), args.max_positions, args.max_memory)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

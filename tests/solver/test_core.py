@@ -1,0 +1,94 @@
+"""The compiled core against the plain, unpruned reference search."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from milligan.cards import CARDS, Card
+from milligan.position import Position
+from milligan.solver import compiled, solve
+from milligan.solver.plain import search as plain_search
+from milligan.variants import Variant
+
+
+def small_position(rng: random.Random, rule: str) -> Position:
+    """A one-deck endgame: random foundation heights, the rest dealt at random."""
+    heights = [rng.randint(7, 13) for _ in range(4)]
+    left = [CARDS[s][r - 1] for s in range(4) for r in range(heights[s] + 1, 14)]
+    rng.shuffle(left)
+    columns: list[list[Card]] = [[] for _ in range(4)]
+    stock_size = rng.randint(0, min(4, len(left)))
+    for card in left[stock_size:]:
+        columns[rng.randrange(4)].append(card)
+    variant = Variant(decks=1, columns=4, opening_rows=1, face_down_rows=0,
+                      reprieve=rule)  # type: ignore[arg-type]
+    return Position(
+        variant,
+        tuple(tuple(column) for column in columns),
+        (0,) * 4,
+        tuple((height,) for height in heights),
+        tuple(left[:stock_size]),
+    )
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
+@pytest.mark.parametrize("rule", ["none", "free", "strict"])
+def test_core_agrees_with_plain_unpruned_search(rule: str) -> None:
+    rng = random.Random(f"core-{rule}")
+    decided = 0
+    for _ in range(40):
+        start = small_position(rng, rule)
+        reference = plain_search(start, auto_moves=False, max_positions=4000)[0]
+        verdict, moves, _ = compiled.search(
+            start, timeout=None, max_positions=100_000, max_memory_mb=4, progress=None
+        )
+        if reference != "unknown" and verdict != "unknown":
+            decided += 1
+            assert verdict == reference, start
+        if verdict == "won":
+            position = start
+            for move in moves:
+                position = position.apply(move)
+            assert position.is_won()
+    assert decided >= 10
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
+def test_table_fits_the_budget() -> None:
+    for megabytes in (1, 3, 64, 1000):
+        size = compiled.table_bytes(megabytes)
+        assert megabytes * 1024 * 1024 // 2 < size <= megabytes * 1024 * 1024
+
+
+MEMORY_PROBE = """
+import json, resource, sys
+from milligan.game import Game
+from milligan.solver import solve
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = solve(Game.new("spanish", 2), max_positions=400_000, max_memory_mb=int(sys.argv[1]))
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"grew_kb": after - before, "positions": result.positions}))
+"""
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
+def test_memory_cap_is_honoured() -> None:
+    """Within the cap plus the stated fixed overhead (64 MiB, docs/SOLVER.md)."""
+    out = subprocess.run(
+        [sys.executable, "-c", MEMORY_PROBE, "16"], capture_output=True, text=True, check=True
+    )
+    probe = json.loads(out.stdout)
+    assert probe["positions"] > 0
+    assert probe["grew_kb"] <= (16 + 64) * 1024
+
+
+def test_tiny_budget_gives_unknown_not_lost() -> None:
+    start = Position.deal(Variant.named("spanish"), 2)
+    result = solve(start, max_positions=50)
+    assert result.result == "unknown"
+    assert result.positions <= 50
