@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import random
 import statistics
@@ -43,7 +45,7 @@ class Tally:
     errors: int = 0
 
 
-def start_server(database: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(database: str) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "milligan.cli", "serve", "--port", str(port),
@@ -56,7 +58,7 @@ def start_server(database: str) -> tuple[subprocess.Popen[bytes], str]:
     while time.monotonic() < deadline:
         try:
             httpx.get(f"{url}/api/variants", timeout=1).raise_for_status()
-            return process, url
+            return process, port
         except httpx.HTTPError:
             time.sleep(0.1)
     process.kill()
@@ -75,60 +77,104 @@ def choose(game: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any
     return f"{base}/moves", {"move": move, "expect": game["revision"]}
 
 
+class Connection:
+    """A minimal HTTP/1.1 client for one player: one keep-alive connection, one cookie.
+
+    Much lighter than a general client, so that on a small machine the
+    benchmark measures the server rather than itself.
+    """
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookie = ""
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = json.dumps(body).encode() if body is not None else b""
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(data)}\r\n"
+            + ("Content-Type: application/json\r\n" if body is not None else "")
+            + (f"Cookie: {self.cookie}\r\n" if self.cookie else "")
+            + "\r\n"
+        ).encode()
+        for attempt in range(2):
+            try:
+                if self.writer is None:
+                    self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                assert self.reader is not None
+                self.writer.write(head + data)
+                status_line = await self.reader.readline()
+                if not status_line:
+                    raise ConnectionResetError("closed by the server")
+                length = 0
+                while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.decode("latin-1").partition(":")
+                    if name.lower() == "content-length":
+                        length = int(value)
+                    elif name.lower() == "set-cookie":
+                        self.cookie = value.strip().split(";")[0]
+                payload = await self.reader.readexactly(length)
+                return int(status_line.split()[1]), json.loads(payload)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                # An idle connection the server closed: reconnect and send again
+                # (a move sent twice would be refused as stale, never played twice).
+                await self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(ConnectionError):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+
 async def player(
-    transport: httpx.AsyncHTTPTransport,
-    url: str,
-    think: float,
-    start: float,
-    begin: float,
-    end: float,
-    tally: Tally,
-    seed: int,
+    port: int, think: float, start: float, begin: float, end: float, tally: Tally, seed: int
 ) -> None:
     rng = random.Random(seed)
-    # One client (one cookie jar: one player) each, over a shared connection pool:
-    # a client of its own would build an SSL context, which takes long.
-    client = httpx.AsyncClient(base_url=url, timeout=30, transport=transport)
+    client = Connection(port)
     await asyncio.sleep(max(0.0, start - time.monotonic()))
-    game = (await client.post("/api/games", json={"variant": "classic"})).json()
+    _, game = await client.request("POST", "/api/games", {"variant": "classic"})
     while True:
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))
         if time.monotonic() >= end:
-            return
+            break
         if game["status"] != "playing" and not game["can_undo"]:
-            game = (await client.post("/api/games", json={"variant": "classic"})).json()
+            _, game = await client.request("POST", "/api/games", {"variant": "classic"})
             continue
         path, body = choose(game, rng)
         sent = time.monotonic()
-        answer = await client.post(path, json=body)
+        status, answer = await client.request("POST", path, body)
         done = time.monotonic()
         if begin <= sent and done <= end:
-            if answer.status_code == 200:
+            if status == 200:
                 tally.moves += 1
                 tally.latencies.append(done - sent)
             else:
                 tally.errors += 1
-        if answer.status_code == 200:
-            game = answer.json()
+        if status == 200:
+            game = answer
         else:
-            game = (await client.get(f"/api/games/{game['id']}")).json()
+            _, game = await client.request("GET", f"/api/games/{game['id']}")
+    await client.close()
 
 
-async def run(url: str, players: int, think: float, seconds: float) -> tuple[Tally, float]:
+async def run(port: int, players: int, think: float, seconds: float) -> tuple[Tally, float]:
     tally = Tally()
     now = time.monotonic()
     ramp = min(2.0, think) if think else 0.5
     begin = now + ramp + 1.0  # measure once everyone is playing
     end = begin + seconds
-    limits = httpx.Limits(max_connections=players, max_keepalive_connections=players)
-    transport = httpx.AsyncHTTPTransport(limits=limits)
     tasks = [
-        player(transport, url, think, now + ramp * i / players, begin, end, tally, seed=i)
+        player(port, think, now + ramp * i / players, begin, end, tally, seed=i)
         for i in range(players)
     ]
     await asyncio.gather(*tasks)
-    await transport.aclose()
     return tally, seconds
 
 
@@ -166,18 +212,18 @@ def main() -> None:
         else:
             folder = stack.enter_context(tempfile.TemporaryDirectory())
             database = str(Path(folder) / "bench.sqlite3")
-        process, url = start_server(database)
+        process, port = start_server(database)
         stack.callback(process.wait)
         stack.callback(process.terminate)
         backend = "PostgreSQL" if args.postgres else "SQLite (WAL, synchronous=FULL)"
         load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-        print(f"milligan serve on {url}, {backend}; {os.cpu_count()} cores, load average "
+        print(f"milligan serve on port {port}, {backend}; {os.cpu_count()} cores, load average "
               f"{load} before the run; {args.seconds:g} s per run", flush=True)
         for count in (int(text) for text in args.players.split(",") if text):
-            tally, seconds = asyncio.run(run(url, count, args.think, args.seconds))
+            tally, seconds = asyncio.run(run(port, count, args.think, args.seconds))
             report(f"{count} players, think {args.think:g} s", tally, seconds)
         if args.saturation:
-            tally, seconds = asyncio.run(run(url, args.saturation, 0.0, args.seconds))
+            tally, seconds = asyncio.run(run(port, args.saturation, 0.0, args.seconds))
             report(f"{args.saturation} players, no think", tally, seconds)
         load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
         print(f"load average {load} after the run", flush=True)
