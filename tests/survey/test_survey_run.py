@@ -33,15 +33,16 @@ pytestmark = pytest.mark.timeout(120)
 LIMITS = ["--timeout", "20", "--max-positions", "2000", "--max-memory", "200"]
 
 
-def survey(results: Path, deals: str, *extra: str) -> list[str]:
+def survey(
+    results: Path, deals: str, *extra: str, variants: Sequence[str] = ("one-deck",)
+) -> list[str]:
     return [
         sys.executable,
         "-m",
         "milligan.cli",
         "survey",
         "run",
-        "--variant",
-        "one-deck",
+        *(f"--variant={variant}" for variant in variants),
         "--deals",
         deals,
         "--results",
@@ -52,27 +53,30 @@ def survey(results: Path, deals: str, *extra: str) -> list[str]:
     ]
 
 
-def rows(path: Path) -> list[tuple[int, str, int | None, str | None]]:
+def rows(path: Path, variant: str = "one-deck") -> list[tuple[int, str, int | None, str | None]]:
     db = sqlite3.connect(path, timeout=30)
     try:
         return db.execute(
-            "SELECT deal, verdict, solution_length, solution FROM results ORDER BY id"
+            "SELECT deal, verdict, solution_length, solution FROM results WHERE variant = ?"
+            " ORDER BY id",
+            (variant,),
         ).fetchall()
     finally:
         db.close()
 
 
-def check_complete(path: Path, deals: range) -> None:
+def check_complete(path: Path, deals: range, variant: str = "one-deck") -> None:
     """Every deal solved exactly once, wins replayed to a won game."""
-    stored = rows(path)
+    stored = rows(path, variant)
     assert sorted(deal for deal, *_ in stored) == list(deals), "a deal missing or solved twice"
     for deal, verdict, length, solution in stored:
         assert verdict in ("won", "lost", "unknown")
-        if verdict == "won":
-            assert solution is not None
+        assert (length is not None) == (verdict == "won")
+        if solution is not None:
+            assert verdict == "won"
             moves = solution.split()
             assert length == len(moves)
-            game = Game.new(Variant.named("one-deck"), deal)
+            game = Game.new(Variant.named(variant), deal)
             for move in moves:
                 game.play(move)
             assert game.status == "won"
@@ -95,6 +99,43 @@ def test_local_pool(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert "2 deals solved" in again.stdout and "8 already decided" in again.stdout
     check_complete(path, range(1, 11))
+
+
+def test_local_pool_keeps_winning_lines(tmp_path: Path) -> None:
+    # Classic deal 1 and strict deal 2 are won within a few thousand positions.
+    path = tmp_path / "survey.sqlite3"
+    run = subprocess.run(
+        survey(path, "1-2", "--workers", "2", "--solutions", variants=("classic", "strict")),
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    assert run.returncode == 0, run.stderr
+    for variant, deal in [("classic", 1), ("strict", 2)]:
+        check_complete(path, range(1, 3), variant)
+        verdicts = {
+            number: (verdict, solution) for number, verdict, _, solution in rows(path, variant)
+        }
+        verdict, solution = verdicts[deal]
+        assert verdict == "won" and solution, "--solutions keeps the winning line"
+    # The rows of the web's "winnable deals only".
+    listed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "milligan.cli",
+            "survey",
+            "winnable",
+            "--variant",
+            "strict",
+            "--results",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert listed.returncode == 0 and "2" in listed.stdout.split()
 
 
 def test_dask_local_cluster(tmp_path: Path) -> None:

@@ -83,6 +83,12 @@ def register(subparsers: Any) -> None:
     run.add_argument(
         "--results", metavar="PATH", default=None, help=f"results file (default {default_path()})"
     )
+    run.add_argument(
+        "--solutions",
+        action="store_true",
+        help="keep each winning line, shortened (slower: shortening often costs more than "
+        "the search); without it only the length of the line found is kept",
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(handler=cmd_run)
 
@@ -255,7 +261,9 @@ def _run_with_progress(
     progress: SurveyProgress | None = None
     try:
         with bar:
-            progress = run_survey(store, variants, deals, limits, engine, on_progress=show)
+            progress = run_survey(
+                store, variants, deals, limits, engine, solutions=args.solutions, on_progress=show
+            )
     except KeyboardInterrupt:
         console.print(
             "interrupted: the deals in flight are lost; the rest is stored. "

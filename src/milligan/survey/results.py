@@ -136,17 +136,18 @@ class Result:
     seconds: float
     positions: int
     solution: tuple[str, ...] | None = None
+    solution_length: int | None = None
     solver: str | None = None
     host: str | None = None
     finished_at: str = ""
 
+    def __post_init__(self) -> None:
+        if self.solution is not None and self.solution_length is None:
+            object.__setattr__(self, "solution_length", len(self.solution))
+
     @property
     def decided(self) -> bool:
         return self.verdict != "unknown"
-
-    @property
-    def solution_length(self) -> int | None:
-        return None if self.solution is None else len(self.solution)
 
     def better_than(self, other: Result) -> bool:
         """True when this attempt says more about the deal than ``other``."""
@@ -249,7 +250,7 @@ def _row_to_result(row: tuple[object, ...]) -> Result:
         verdict,
         seconds,
         positions,
-        _length,
+        length,
         solution,
         solver,
         host,
@@ -267,6 +268,7 @@ def _row_to_result(row: tuple[object, ...]) -> Result:
         seconds=float(seconds),  # type: ignore[arg-type]
         positions=int(positions),  # type: ignore[call-overload]
         solution=None if solution is None else tuple(str(solution).split()),
+        solution_length=None if length is None else int(length),  # type: ignore[call-overload]
         solver=None if solver is None else str(solver),
         host=None if host is None else str(host),
         finished_at=str(finished_at),

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from milligan.errors import MilliganError
-from milligan.moves import Move
 from milligan.position import Position
 from milligan.survey.results import Limits, Result, ResultStore, pending_deals
 from milligan.variants import Variant
@@ -43,11 +42,17 @@ class SurveyError(MilliganError):
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """One deal to solve under some limits; small and picklable."""
+    """One deal to solve under some limits; small and picklable.
+
+    ``solutions`` asks for the winning line, shortened by the solver, to be
+    kept; without it only its length is (the shortening costs more than the
+    search on most won deals).
+    """
 
     variant: str
     deal: int
     limits: Limits
+    solutions: bool = False
 
 
 def variant_from_key(key: str) -> Variant:
@@ -80,20 +85,20 @@ def solver_name() -> str:
 
 
 def solve_task(task: Task) -> Result:
-    """Solve one deal in a fresh solver call; runs in a worker process."""
-    from milligan.solver import solve
+    """Solve one deal in a fresh solver call; runs in a worker process.
+
+    The solver replays every win it reports through the rules engine.
+    """
+    from milligan.solver import search
 
     limits = task.limits
     start = Position.deal(variant_from_key(task.variant), task.deal)
     options: dict[str, Any] = {"timeout": limits.timeout, "max_positions": limits.max_positions}
     if limits.max_memory_mb is not None:
         options["max_memory_mb"] = limits.max_memory_mb
-    outcome = solve(start, **options)
+    outcome = search.run(start, shorten_win=task.solutions, **options)
     verdict = str(outcome.result)
-    solution = None
-    if verdict == "won":
-        solution = tuple(str(move) for move in outcome.moves)
-        _check_win(start, outcome.moves, task)
+    moves = tuple(str(move) for move in outcome.moves) if verdict == "won" else None
     return Result(
         variant=task.variant,
         deal=task.deal,
@@ -101,20 +106,12 @@ def solve_task(task: Task) -> Result:
         verdict=verdict,
         seconds=float(outcome.seconds),
         positions=int(outcome.positions),
-        solution=solution,
-        solver=solver_name(),
+        solution=moves if task.solutions else None,
+        solution_length=None if moves is None else len(moves),
+        solver=solver_name() + ("" if task.solutions else ", lines not shortened"),
         host=socket.gethostname(),
         finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
-
-
-def _check_win(start: Position, moves: Sequence[Move], task: Task) -> None:
-    """Replay a claimed win: a survey never stores a win that is not one."""
-    position = start
-    for move in moves:
-        position = position.apply(move)
-    if not position.is_won():
-        raise SurveyError(f"the solver's solution of deal {task.deal} does not win")
 
 
 def parse_deals(text: str) -> list[int]:
@@ -404,6 +401,7 @@ def run_survey(
     limits: Limits,
     engine: Engine,
     *,
+    solutions: bool = False,
     on_progress: Callable[[SurveyProgress, Result | None], None] | None = None,
 ) -> SurveyProgress:
     """Solve every deal not yet decided under ``limits`` and store each result.
@@ -424,7 +422,10 @@ def run_survey(
         todo[name] = set(pending)
         skipped += skipped_here
     queue = deque(
-        Task(name, deal, limits) for deal in deals for name in variants if deal in todo[name]
+        Task(name, deal, limits, solutions)
+        for deal in deals
+        for name in variants
+        if deal in todo[name]
     )
     progress = SurveyProgress(total=len(queue), skipped=skipped)
     if on_progress is not None:
