@@ -269,3 +269,25 @@ def test_winnable_and_report_commands_need_a_results_file(tmp_path: Path) -> Non
     )
     assert missing.returncode == 2
     assert "no results file" in missing.stderr
+
+
+def test_a_file_from_before_cpu_seconds_is_upgraded(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE results (id INTEGER PRIMARY KEY, variant TEXT NOT NULL, deal INTEGER NOT"
+        " NULL, timeout REAL, max_positions INTEGER, max_memory_mb INTEGER, verdict TEXT NOT"
+        " NULL, seconds REAL NOT NULL, positions INTEGER NOT NULL, solution_length INTEGER,"
+        " solution TEXT, solver TEXT, host TEXT, finished_at TEXT NOT NULL)"
+    )
+    db.execute(
+        "INSERT INTO results (variant, deal, timeout, verdict, seconds, positions, finished_at)"
+        " VALUES ('classic', 3, 5.0, 'lost', 2.5, 999, '2026-11-29T19:00:00+00:00')"
+    )
+    db.commit()
+    db.close()
+    with ResultStore(path) as store:
+        store.add(result(4, "won", seconds=3.0))
+        old, new = store.attempts()
+    assert (old.deal, old.cpu_seconds, old.solve_time) == (3, None, 2.5)
+    assert new == result(4, "won", seconds=3.0)

@@ -107,7 +107,7 @@ def print_table(summaries: Sequence[VariantSummary]) -> None:
     Console(width=None if sys.stdout.isatty() else 200).print(table)
     print(
         "win rate: wins among decided deals; interval: 95% Wilson, unknowns counted as lost"
-        " (low) and as won (high); times: decided deals"
+        " (low) and as won (high); times: CPU seconds per decided deal"
     )
 
 
@@ -146,7 +146,7 @@ def write_plots(
 
     # Solve-time distribution of the decided deals, log-spaced bins.
     figure, axes = plt.subplots(figsize=(7, 4))
-    times = {name: [r.seconds for r in rows if r.decided] for name, rows in by_variant.items()}
+    times = {name: [r.solve_time for r in rows if r.decided] for name, rows in by_variant.items()}
     every = [t for values in times.values() for t in values if t > 0]
     if every:
         import numpy as np
@@ -159,7 +159,7 @@ def write_plots(
                 axes.hist(clipped, bins=bins, histtype="step", linewidth=1.5, label=name)
         axes.set_xscale("log")
         axes.legend()
-    axes.set_xlabel("solve time of a decided deal (s)")
+    axes.set_xlabel("solve time of a decided deal (CPU s)")
     axes.set_ylabel("deals")
     axes.set_title("Solve-time distribution")
     save(figure, "solve-times")
@@ -167,7 +167,7 @@ def write_plots(
     # Share of deals decided (won or lost) if the time limit had been t.
     figure, axes = plt.subplots(figsize=(7, 4))
     for name, rows_ in by_variant.items():
-        decided = sorted(r.seconds for r in rows_ if r.decided)
+        decided = sorted(r.solve_time for r in rows_ if r.decided)
         if not rows_ or not decided:
             continue
         total = len(rows_)
@@ -177,7 +177,7 @@ def write_plots(
         axes.step(xs, ys, where="post", label=name)
     axes.set_xscale("log")
     axes.set_ylim(0, 100)
-    axes.set_xlabel("time limit per deal (s)")
+    axes.set_xlabel("time limit per deal (CPU s)")
     axes.set_ylabel("deals decided (%)")
     axes.set_title("Deals decided against the time limit")
     if by_variant:

@@ -38,14 +38,15 @@ CREATE TABLE IF NOT EXISTS results (
     solution TEXT,
     solver TEXT,
     host TEXT,
-    finished_at TEXT NOT NULL
+    finished_at TEXT NOT NULL,
+    cpu_seconds REAL
 );
 CREATE INDEX IF NOT EXISTS results_variant_deal ON results (variant, deal);
 """
 
 _COLUMNS = (
     "variant, deal, timeout, max_positions, max_memory_mb, verdict, seconds, positions,"
-    " solution_length, solution, solver, host, finished_at"
+    " solution_length, solution, solver, host, finished_at, cpu_seconds"
 )
 
 
@@ -140,6 +141,7 @@ class Result:
     solver: str | None = None
     host: str | None = None
     finished_at: str = ""
+    cpu_seconds: float | None = None
 
     def __post_init__(self) -> None:
         if self.solution is not None and self.solution_length is None:
@@ -148,6 +150,11 @@ class Result:
     @property
     def decided(self) -> bool:
         return self.verdict != "unknown"
+
+    @property
+    def solve_time(self) -> float:
+        """The worker's CPU seconds when known (they do not grow with the load), else wall."""
+        return self.seconds if self.cpu_seconds is None else self.cpu_seconds
 
     def better_than(self, other: Result) -> bool:
         """True when this attempt says more about the deal than ``other``."""
@@ -167,6 +174,9 @@ class ResultStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(results)")}
+            if "cpu_seconds" not in columns:  # a file from before that column
+                self._db.execute("ALTER TABLE results ADD COLUMN cpu_seconds REAL")
         except (OSError, sqlite3.Error) as error:
             raise ResultsError(f"cannot open results file {self.path}: {error}") from None
 
@@ -185,7 +195,7 @@ class ResultStore:
         limits = result.limits
         with self._db:
             self._db.execute(
-                f"INSERT INTO results ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO results ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     result.variant,
                     _deal_to_db(result.deal),
@@ -200,6 +210,7 @@ class ResultStore:
                     result.solver,
                     result.host,
                     result.finished_at,
+                    result.cpu_seconds,
                 ),
             )
 
@@ -255,6 +266,7 @@ def _row_to_result(row: tuple[object, ...]) -> Result:
         solver,
         host,
         finished_at,
+        cpu_seconds,
     ) = row
     return Result(
         variant=str(variant),
@@ -272,6 +284,7 @@ def _row_to_result(row: tuple[object, ...]) -> Result:
         solver=None if solver is None else str(solver),
         host=None if host is None else str(host),
         finished_at=str(finished_at),
+        cpu_seconds=None if cpu_seconds is None else float(cpu_seconds),  # type: ignore[arg-type]
     )
 
 

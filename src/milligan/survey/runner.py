@@ -78,8 +78,8 @@ def solver_name() -> str:
     except ImportError:
         core = "python"
     digest = hashlib.sha256()
-    for path in sorted(Path(solver.__file__).parent.glob("*.py*")):
-        if path.suffix in (".py", ".pyx", ".pxd"):
+    for path in sorted(Path(solver.__file__).parent.iterdir()):
+        if path.suffix in (".py", ".pyx", ".pxd", ".so"):
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return f"{core} core, source {digest.hexdigest()[:12]}"
 
@@ -96,7 +96,9 @@ def solve_task(task: Task) -> Result:
     options: dict[str, Any] = {"timeout": limits.timeout, "max_positions": limits.max_positions}
     if limits.max_memory_mb is not None:
         options["max_memory_mb"] = limits.max_memory_mb
+    cpu = time.process_time()
     outcome = search.run(start, shorten_win=task.solutions, **options)
+    cpu = time.process_time() - cpu
     verdict = str(outcome.result)
     moves = tuple(str(move) for move in outcome.moves) if verdict == "won" else None
     return Result(
@@ -111,6 +113,7 @@ def solve_task(task: Task) -> Result:
         solver=solver_name() + ("" if task.solutions else ", lines not shortened"),
         host=socket.gethostname(),
         finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        cpu_seconds=cpu,
     )
 
 

@@ -85,14 +85,14 @@ class VariantSummary:
 def summarize(variant: str, verdicts: Iterable[Result]) -> VariantSummary:
     """Summarize the best attempts of one variant's deals.
 
-    Solve times are those of decided deals: an ``unknown`` only says how long
-    the limit was.
+    Solve times are those of decided deals (an ``unknown`` only says how long
+    the limit was), in CPU seconds where they were recorded.
     """
     rows = [result for result in verdicts if result.variant == variant]
     counts = {verdict: 0 for verdict in ("won", "lost", "unknown")}
     for result in rows:
         counts[result.verdict] += 1
-    times = [result.seconds for result in rows if result.decided]
+    times = [result.solve_time for result in rows if result.decided]
     deals = [result.deal for result in rows]
     limits = tuple(sorted({result.limits for result in rows}, key=_limits_order))
     return VariantSummary(
