@@ -56,8 +56,8 @@ class HelpBudget:
     not seconds, so a hint is the same on every machine).
     """
 
-    hint_samples: int = 8
-    hint_positions: int = 3_000
+    hint_samples: int = 16
+    hint_positions: int = 20_000
     solution_seconds: float = 10.0
     solution_positions: int = 1_000_000
     solution_memory_mb: int = 512
@@ -295,6 +295,9 @@ def hint(
     )
     games.count_help(player, game_id, hint=True)
     move = found.move
+    if move is None:  # no sampled deal was won: a move that can never hurt, if there is one
+        safe = solver.safe_auto_moves(position)
+        move = safe[0] if safe else None
     return _reply({
         "move": str(move) if move is not None else None,
         "win_chance": float(found.win_chance),
