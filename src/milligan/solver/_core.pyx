@@ -38,6 +38,7 @@ cdef enum:
     BUCKET = 4
     MAX_DEPTH = 65536
     MAX_MOVES = 8388608
+    FREE_BIT = 16777216
 
 cdef uint8_t RANK[64]
 cdef uint8_t SUIT[64]
@@ -109,6 +110,7 @@ cdef struct Frame:
     int32_t undo        # undo byte stack pointer before the move
     int16_t rep
     int16_t nflags
+    int16_t frees
     uint8_t fd
     uint8_t f0
     uint8_t f1
@@ -129,7 +131,8 @@ cdef class Core:
     cdef uint8_t found[4][2]
     cdef uint8_t stock[MAXH]
     cdef int stock_n, stock_pos
-    cdef int rep, nflags, nfound, total
+    cdef int rep, nflags, nfound, total, frees
+    cdef public int max_free
     cdef uint64_t h1, h2
     cdef uint64_t *table
     cdef uint64_t mask
@@ -183,6 +186,8 @@ cdef class Core:
             self.stock[i] = stock[i]
         self.stock_pos = 0
         self.rep = reprieve
+        self.frees = 0
+        self.max_free = -1
         self._rehash()
         buckets = 1
         while buckets * 2 * BUCKET * 16 <= table_bytes:
@@ -274,13 +279,14 @@ cdef class Core:
         cdef int kind = m & 3
         cdef int a = (m >> 2) & 15
         cdef int b = (m >> 6) & 15
-        cdef int k = m >> 10
+        cdef int k = (m >> 10) & 1023
         cdef int split, j, idx, card, below, s, r, hb, n, i
         cdef uint8_t byte, nb
         f.h1 = self.h1
         f.h2 = self.h2
         f.rep = self.rep
         f.nflags = self.nflags
+        f.frees = self.frees
         f.undo = undo_at
         f.move = m
         if kind == K_COLUMN:
@@ -312,8 +318,11 @@ cdef class Core:
             self.h[b] = hb + k
             self._set_fd(a, split)
             if self.rep >= 0:
+                if m & FREE_BIT:
+                    self.frees += 1
                 if b == self.rep:
                     self._set_rep(-1)
+                    self.frees = 0
             elif split == 0 and hb > 0 and self.rule != RULE_NONE:
                 self._set_rep(a)
         elif kind == K_FOUND:
@@ -361,13 +370,14 @@ cdef class Core:
             self.stock_pos += n
         else:
             self._set_rep(-1)
+            self.frees = 0
 
     cdef void _undo(self, Frame *f) noexcept:
         cdef int32_t m = f.move
         cdef int kind = m & 3
         cdef int a = (m >> 2) & 15
         cdef int b = (m >> 6) & 15
-        cdef int k = m >> 10
+        cdef int k = (m >> 10) & 1023
         cdef int j, split, s, i, n
         if kind == K_COLUMN:
             self.h[b] -= k
@@ -391,6 +401,7 @@ cdef class Core:
                 self.h[i] -= 1
         self.rep = f.rep
         self.nflags = f.nflags
+        self.frees = f.frees
         self.h1 = f.h1
         self.h2 = f.h2
 
@@ -489,6 +500,9 @@ cdef class Core:
         if free_moves and self.nflags == 0:
             out[n] = pack(K_STOP, 0, 0, 0)
             n += 1
+        if free_moves and self.max_free >= 0 and self.frees >= self.max_free:
+            free_moves = False
+            self.incomplete = True  # a capped pass can prove wins only
         if free_moves:
             for a in range(ncols):
                 size = self.h[a]
@@ -506,9 +520,9 @@ cdef class Core:
                             continue
                         if k <= run and CANGO[card][self.cols[b][self.h[b] - 1] & CARD]:
                             continue  # already a build
-                        out[n] = pack(K_COLUMN, a, k, b)
+                        out[n] = pack(K_COLUMN, a, k, b) | FREE_BIT
                         n += 1
-        elif stock_left:
+        if self.rep < 0 and stock_left:
             out[n] = pack(K_DEAL, 0, 0, 0)
             n += 1
         return n
@@ -594,7 +608,7 @@ cdef class Core:
         cdef int32_t m
         for i in range(d + 1):
             m = self.frames[i].move
-            out.append((m & 3, (m >> 2) & 15, m >> 10, (m >> 6) & 15))
+            out.append((m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15))
         return out
 
 

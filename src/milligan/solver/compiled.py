@@ -19,6 +19,10 @@ AVAILABLE = _core is not None
 _RULES = {"none": 0, "free": 1, "strict": 2}
 #: The card byte's "moved and not yet settled" bit (see _core.pyx).
 FLAG = 64
+#: The first pass allows this many free moves per reprieve ...
+FIRST_PASS_FREE_MOVES = 3
+#: ... and gets 1/FIRST_PASS_SHARE of the position and time budget.
+FIRST_PASS_SHARE = 2
 
 
 def card_code(card: Card) -> int:
@@ -65,13 +69,35 @@ def search(
     """Run the compiled DFS: (verdict, moves, expanded positions)."""
     assert _core is not None
     began = time.monotonic()
-    core = _core.Core(table_bytes=max_memory_mb * 1024 * 1024, **encode(start))
     deadline = -1.0 if timeout is None else began + timeout
-    verdict, path = core.search(
-        -1 if max_positions is None else max_positions, deadline, progress, began
-    )
-    moves = tuple(decode_move(*step) for step in path) if path is not None else ()
-    return str(verdict), moves, int(core.positions)
+    arguments = encode(start)
+    table = max_memory_mb * 1024 * 1024
+    spent = 0
+    if arguments["rule"] != _RULES["none"]:
+        # First pass: at most FIRST_PASS_FREE_MOVES free moves per reprieve,
+        # with a share of the budget.  It can prove a win; it proves a loss
+        # only if the cap never cut a move (core.incomplete is False).
+        core = _core.Core(table_bytes=table, **arguments)
+        core.max_free = FIRST_PASS_FREE_MOVES
+        first_limit = -1 if max_positions is None else max(1, max_positions // FIRST_PASS_SHARE)
+        first_deadline = (
+            -1.0 if timeout is None else began + timeout / FIRST_PASS_SHARE
+        )
+        verdict, path = core.search(first_limit, first_deadline, progress, began)
+        spent = int(core.positions)
+        del core
+        if verdict == "won" or verdict == "lost":
+            return str(verdict), _moves(path), spent
+        if max_positions is not None and spent >= max_positions:
+            return "unknown", (), spent
+    core = _core.Core(table_bytes=table, **arguments)
+    limit = -1 if max_positions is None else max(1, max_positions - spent)
+    verdict, path = core.search(limit, deadline, progress, began)
+    return str(verdict), _moves(path), spent + int(core.positions)
+
+
+def _moves(path: list[tuple[int, int, int, int]] | None) -> tuple[Move, ...]:
+    return tuple(decode_move(*step) for step in path) if path is not None else ()
 
 
 def table_bytes(max_memory_mb: int) -> int:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from milligan.errors import IllegalMoveError
 from milligan.moves import Move, MoveKind
 from milligan.position import Position
+
+#: Inside a reprieve, how many of the line's next moves are tried as shortcuts.
+LOOKAHEAD = 60
 
 
 class ReplayError(AssertionError):
@@ -49,7 +52,8 @@ def _shortcuts(start: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
 
     From each position the line jumps to its last occurrence (a cycle cut),
     then takes the legal move that reaches the latest position of the line
-    (which drops every move in between, undone moves included).
+    (which drops every move in between, undone moves included).  Inside a
+    reprieve only cycles are cut.
     """
     positions = replay(start, moves)
     last = {position: index for index, position in enumerate(positions)}
@@ -62,8 +66,18 @@ def _shortcuts(start: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
             continue
         here = positions[i]
         best, target = moves[i], i + 1
-        for move in here.legal_moves():
-            reached = last.get(here.apply(move))
+        # inside a reprieve, trying every free move costs too much: try the
+        # moves the line itself makes soon after
+        if here.reprieve is None:
+            candidates: Iterable[Move] = here.legal_moves()
+        else:
+            candidates = dict.fromkeys(moves[i + 1 : i + 1 + LOOKAHEAD])
+        for move in candidates:
+            try:
+                after = here.apply(move)
+            except IllegalMoveError:
+                continue
+            reached = last.get(after)
             if reached is not None and reached > target:
                 best, target = move, reached
         out.append(best)
