@@ -6,6 +6,7 @@ import { h, clear, announce, toast, duration, motionAllowed } from "./dom.js";
 import { t, nt } from "./i18n.js";
 import { settings } from "./settings.js";
 import { openNewGameDialog, confirmDialog, shareDialog } from "./dialogs.js";
+import { VARIANTS, variantTitle } from "./variants.js";
 
 const DRAG_START = 6;        // pixels before a press becomes a drag
 const DOUBLE_TAP = 380;      // milliseconds between the taps of a double tap
@@ -319,8 +320,10 @@ class GameView {
     const game = this.game;
     const focused = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.key : null;
-    document.title = `${game.title || "Miss Milligan"} – Miss Milligan`;
-    this.titleEl.textContent = game.title || "Miss Milligan";
+    const title = typeof game.variant === "string" && VARIANTS.includes(game.variant)
+      ? variantTitle(game.variant) : game.title || "Miss Milligan";
+    document.title = `${title} – Miss Milligan`;
+    this.titleEl.textContent = title;
     this.renderInfo();
     this.renderToolbar();
     this.renderBanner();
