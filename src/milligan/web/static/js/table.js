@@ -384,8 +384,14 @@ class GameView {
       + t("It ends when a King-led run goes into column {n}, or when you end it; "
         + "by then every moved card must lie on a card one rank higher and of the other colour.",
       { n: game.reprieve });
+    const unsettled = (game.unsettled || []).length;
     if (game.hopeless) {
       text += " " + t("This reprieve can no longer be settled: undo some moves.");
+    } else if (unsettled) {
+      text += " " + nt("{n} moved card is still out of place.",
+        "{n} moved cards are still out of place.", unsettled);
+    } else if ((game.moved || []).length) {
+      text += " " + t("Every moved card is in place: the reprieve can end.");
     }
     this.reprieveText.textContent = text;
     this.banner.classList.toggle("hopeless", !!game.hopeless);
