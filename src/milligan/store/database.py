@@ -237,15 +237,6 @@ class Database(ABC):
             statements.append(("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,)))
             self._write(statements)
 
-    # -- players ------------------------------------------------------------
-
-    def add_player(self, player: str, created: str) -> None:
-        """Record a player (by the hash of their token) if new."""
-        self._write([(
-            "INSERT INTO players (id, created) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
-            (player, created),
-        )])
-
     # -- games --------------------------------------------------------------
 
     def insert_game(self, row: GameRow) -> None:

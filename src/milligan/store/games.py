@@ -206,7 +206,7 @@ class Games:
 
     # -- changing -------------------------------------------------------------
 
-    def _save(self, live: Live, before: GameRow, **changes: object) -> Live:
+    def _save(self, live: Live, before: GameRow) -> Live:
         game = live.game
         moment = self.clock()
         status = game.status
@@ -232,7 +232,7 @@ class Games:
             seconds=seconds,
             updated=timestamp(moment),
             finished=finished,
-        ).replace(**changes)
+        )
         try:
             saved = self.database.update_game(row, before.revision)
         except BaseException:

@@ -26,14 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from milligan.errors import (
-    IllegalMoveError,
-    InvalidDealError,
-    InvalidMoveError,
-    InvalidRecordError,
-    InvalidVariantError,
-    MilliganError,
-)
+from milligan.errors import IllegalMoveError, MilliganError
 from milligan.store.database import Database
 from milligan.store.games import GameNotFoundError, Games, StaleGameError
 from milligan.web.routes import ApiError, HelpBudget, SolverPool, router
@@ -216,10 +209,6 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(json.JSONDecodeError)
     async def bad_json(request: Request, error: json.JSONDecodeError) -> Response:
         return error_reply(422, "invalid", f"the body is not JSON: {error}")
-
-
-# Listed for the reader: every engine input error becomes 422 through MilliganError.
-INPUT_ERRORS = (InvalidMoveError, InvalidVariantError, InvalidDealError, InvalidRecordError)
 
 
 def _index() -> Response:
