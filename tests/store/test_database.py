@@ -101,3 +101,24 @@ def test_postgres_descriptions_hide_passwords() -> None:
     assert "s3cret" not in described and "127.0.0.1:1/nothing" in described
     with pytest.raises(StoreError, match="cannot open"):
         open_database("postgresql://nobody@127.0.0.1:1/nothing?connect_timeout=2")
+
+
+def test_postgres_reconnects_after_a_lost_connection(postgres: object) -> None:
+    from milligan.store.testing import TemporaryPostgres
+
+    assert isinstance(postgres, TemporaryPostgres)
+    database = open_database(postgres.create_schema("reconnect"))
+    database.insert_game(row())
+    connection = database._connection()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    connection.rollback()
+    import psycopg
+
+    with psycopg.connect(postgres.url, autocommit=True) as killer:
+        killer.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    with pytest.raises(psycopg.OperationalError):
+        database.game("g1")  # this request fails with the connection...
+    assert database.game("g1") == row()  # ...and the next one reconnects
+    database.close()

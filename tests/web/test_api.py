@@ -501,3 +501,12 @@ def test_the_openapi_page(client: TestClient) -> None:
                  "/api/games/{game_id}/hint", "/api/games/{game_id}/solution"):
         assert path in schema["paths"], path
     assert client.get("/docs").status_code == 200
+
+
+def test_a_server_failure_is_still_json(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(game_id: str) -> None:
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(app.state.games.database, "game", broken)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert_error(client.get("/api/games/abc"), 500, "internal")

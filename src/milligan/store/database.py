@@ -160,6 +160,13 @@ class Database(ABC):
 
     def _connection(self) -> Any:
         connection = getattr(self._local, "connection", None)
+        if connection is not None and (
+            getattr(connection, "closed", False) or getattr(connection, "broken", False)
+        ):
+            # The server went away (psycopg marks such a connection): start afresh.
+            with self._connections_lock, contextlib.suppress(ValueError):
+                self._connections.remove(connection)
+            connection = None
         if connection is None:
             connection = self.connect()
             self._local.connection = connection

@@ -206,6 +206,11 @@ def _install_error_handlers(app: FastAPI) -> None:
         # InvalidMoveError, InvalidVariantError, InvalidDealError, InvalidRecordError, ...
         return error_reply(422, "invalid", str(error))
 
+    @app.exception_handler(Exception)
+    async def failure(request: Request, error: Exception) -> Response:
+        # A bug or a lost database: still JSON, and nothing was acknowledged.
+        return error_reply(500, "internal", f"the server failed: {type(error).__name__}")
+
     @app.exception_handler(json.JSONDecodeError)
     async def bad_json(request: Request, error: json.JSONDecodeError) -> Response:
         return error_reply(422, "invalid", f"the body is not JSON: {error}")
