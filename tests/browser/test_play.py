@@ -69,8 +69,15 @@ def save(page: Page, folder: Path, name: str) -> None:
         small.save(Path(target) / path.name, optimize=True)
 
 
+def settle(page: Page) -> None:
+    """Wait until no card is moving (a card in flight is not where it will land)."""
+    page.wait_for_function(
+        "document.getAnimations().filter(a => a.playState === 'running').length === 0")
+
+
 def drag(page: Page, source: Any, target: Any) -> None:
-    """Drag with the mouse in small steps, as a person would."""
+    """Drag with the mouse in small steps, as a person would (once the cards stand still)."""
+    settle(page)
     a = source.bounding_box()
     b = target.bounding_box()
     assert a and b
@@ -109,6 +116,7 @@ def greedy_record(deal: int, rows: int) -> list[str]:
 
 def touch_drag(page: Page, source: Any, target: Any) -> None:
     """Drag with one finger, through Chromium's touch input (pointerType "touch")."""
+    settle(page)
     a = source.bounding_box()
     b = target.bounding_box()
     assert a and b
@@ -574,3 +582,18 @@ def test_the_largest_deal_number_survives_the_trip(page: Page, server: str) -> N
     assert state(page)["deal"] == largest
     page.locator('[data-action="share"]').click()
     expect(page.locator("input.share-link")).to_have_value(f"{server}/play/classic/{largest}")
+
+
+def test_the_banner_counts_cards_out_of_place(page: Page, server: str) -> None:
+    start(page, server, "classic", 42)
+    page.locator('.tableau .card[data-card="AD"]').dblclick()
+    banner = page.locator(".reprieve-banner")
+    expect(banner).to_be_visible()
+    drag(page, card(page, 3, 0), column(page, 4))  # a free move: 9C onto 5H
+    wait_moves(page, 2)
+    expect(banner).to_contain_text("1 moved card is still out of place.")
+    expect(page.locator(".end-reprieve.ready")).to_have_count(0)
+    drag(page, card(page, 4, 1), column(page, 6))  # a build: 9C onto TD settles it
+    wait_moves(page, 3)
+    expect(banner).to_contain_text("Every moved card is in place: the reprieve can end.")
+    expect(page.locator(".end-reprieve.ready")).to_have_count(1)
