@@ -170,7 +170,7 @@ def test_summary_of_a_fixed_set(tmp_path: Path) -> None:
         classic, one_deck = collect(store)  # presets in their usual order
     assert (classic.variant, one_deck.variant) == ("classic", "one-deck")
     assert (one_deck.deals, one_deck.won, one_deck.lost, one_deck.unknown) == (10, 6, 3, 1)
-    assert one_deck.win_rate == pytest.approx(6 / 9)
+    assert one_deck.won_share == pytest.approx((0.6, 0.7))
     low, high = one_deck.interval
     assert low == pytest.approx(wilson_interval(6, 10)[0])
     assert high == pytest.approx(wilson_interval(7, 10)[1])
@@ -187,12 +187,12 @@ def test_markdown_report_of_a_fixed_set(tmp_path: Path) -> None:
     with ResultStore(path) as store:
         text = markdown(collect(store))
     lines = text.splitlines()
-    assert lines[0].startswith("| variant | deals | won | lost | unknown | win rate |")
+    assert lines[0].startswith("| variant | deals | won | lost | unknown | won % |")
     assert lines[3] == (
-        "| one-deck | 10 (1–10) | 6 | 3 | 1 | 66.7% | 31.3% – 89.2% | 0.600 | 0.960 |"
+        "| one-deck | 10 (1–10) | 6 | 3 | 1 | 60.0% | 31.3% – 89.2% | 0.600 | 0.960 |"
         " 1 s, 1,000 positions, 256 MB; 10 s, 256 MB |"
     )
-    assert lines[2].startswith("| classic | 4 (101–104) | 1 | 2 | 1 | 33.3% | 4.6% – ")
+    assert lines[2].startswith("| classic | 4 (101–104) | 1 | 2 | 1 | 25.0% | 4.6% – ")
 
 
 def test_report_command_and_plots(tmp_path: Path) -> None:
@@ -217,8 +217,8 @@ def test_report_command_and_plots(tmp_path: Path) -> None:
         timeout=60,
     )
     assert run.returncode == 0, run.stderr
-    assert "| one-deck | 10 (1–10) | 6 | 3 | 1 | 66.7% |" in run.stdout
-    for stem in ["solve-times", "decided-vs-limit", "win-rate"]:
+    assert "| one-deck | 10 (1–10) | 6 | 3 | 1 | 60.0% |" in run.stdout
+    for stem in ["solve-times", "decided-vs-limit", "decided-vs-positions", "win-rate"]:
         png = plots / f"{stem}.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"<svg" in (plots / f"{stem}.svg").read_bytes()[:1000]
@@ -229,7 +229,7 @@ def test_report_command_and_plots(tmp_path: Path) -> None:
         timeout=60,
     )
     assert table.returncode == 0, table.stderr
-    assert "one-deck" in table.stdout and "66.7%" in table.stdout
+    assert "one-deck" in table.stdout and "60.0%" in table.stdout
 
 
 def test_winnable_and_report_commands_need_a_results_file(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ HEADERS = (
     "won",
     "lost",
     "unknown",
-    "win rate",
+    "won %",
     "95% interval",
     "median s",
     "p95 s",
@@ -65,7 +65,7 @@ def rows(summaries: Sequence[VariantSummary]) -> list[tuple[str, ...]]:
                 str(summary.won),
                 str(summary.lost),
                 str(summary.unknown),
-                _percent(summary.win_rate),
+                _percent(summary.won_share[0] if summary.won_share else None),
                 f"{_percent(low)} – {_percent(high)}",
                 _seconds(summary.median_seconds),
                 _seconds(summary.p95_seconds),
@@ -81,7 +81,7 @@ def markdown(summaries: Sequence[VariantSummary]) -> str:
     >>> from milligan.survey.stats import VariantSummary
     >>> s = VariantSummary("one-deck", 10, 5, 5, 0, 0.5, 0.9, 1, 10, (Limits(5),))
     >>> print(markdown([s]))
-    | variant | deals | won | lost | unknown | win rate | 95% interval | median s | p95 s | limits |
+    | variant | deals | won | lost | unknown | won % | 95% interval | median s | p95 s | limits |
     |---|---:|---:|---:|---:|---:|---:|---:|---:|---|
     | one-deck | 10 (1–10) | 5 | 5 | 0 | 50.0% | 23.7% – 76.3% | 0.500 | 0.900 | 5 s |
     """
@@ -106,20 +106,20 @@ def print_table(summaries: Sequence[VariantSummary]) -> None:
     # A pipe or a file gets the whole table, not one cut to 80 columns.
     Console(width=None if sys.stdout.isatty() else 200).print(table)
     print(
-        "win rate: wins among decided deals; interval: 95% Wilson, unknowns counted as lost"
-        " (low) and as won (high); times: CPU seconds per decided deal"
+        "won %: deals proven won; interval: 95% Wilson, unknowns counted as lost (low) and as"
+        " won (high); times: CPU seconds per decided deal"
     )
 
 
 # -- charts -------------------------------------------------------------------------
 
-CHARTS = ("solve-times", "decided-vs-limit", "win-rate")
+CHARTS = ("solve-times", "decided-vs-limit", "decided-vs-positions", "win-rate")
 
 
 def write_plots(
     store: ResultStore, directory: str | Path, variants: Sequence[str] | None = None
 ) -> list[Path]:
-    """Write the three charts as PNG and SVG into ``directory``; returns the files."""
+    """Write the :data:`CHARTS` as PNG and SVG into ``directory``; returns the files."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -164,46 +164,55 @@ def write_plots(
     axes.set_title("Solve-time distribution")
     save(figure, "solve-times")
 
-    # Share of deals decided (won or lost) if the time limit had been t.
-    figure, axes = plt.subplots(figsize=(7, 4))
-    for name, rows_ in by_variant.items():
-        decided = sorted(r.solve_time for r in rows_ if r.decided)
-        if not rows_ or not decided:
-            continue
-        total = len(rows_)
-        limit = max((r.limits.timeout or 0.0) for r in rows_) or decided[-1]
-        xs = [max(t, 1e-4) for t in decided] + [max(limit, decided[-1])]
-        ys = [100 * (i + 1) / total for i in range(len(decided))] + [100 * len(decided) / total]
-        axes.step(xs, ys, where="post", label=name)
-    axes.set_xscale("log")
-    axes.set_ylim(0, 100)
-    axes.set_xlabel("time limit per deal (CPU s)")
-    axes.set_ylabel("deals decided (%)")
-    axes.set_title("Deals decided against the time limit")
-    if by_variant:
-        axes.legend(loc="lower right")
-    save(figure, "decided-vs-limit")
+    # Share of deals decided (won or lost) if the limit had been t seconds, or n positions.
+    for stem, measure, label, title in [
+        ("decided-vs-limit", "time", "time limit per deal (CPU s)", "the time limit"),
+        ("decided-vs-positions", "positions", "position limit per deal", "the position limit"),
+    ]:
+        figure, axes = plt.subplots(figsize=(7, 4))
+        for name, rows_ in by_variant.items():
+            if measure == "time":
+                decided = sorted(r.solve_time for r in rows_ if r.decided)
+                limits = [r.limits.timeout for r in rows_]
+            else:
+                decided = sorted(float(r.positions) for r in rows_ if r.decided)
+                limits = [r.limits.max_positions for r in rows_]
+            if not decided:
+                continue
+            total = len(rows_)
+            end = max([decided[-1], *(float(limit) for limit in limits if limit is not None)])
+            xs = [max(x, 1e-4) for x in decided] + [end]
+            ys = [100 * (i + 1) / total for i in range(len(decided))] + [100 * len(decided) / total]
+            axes.step(xs, ys, where="post", label=name)
+        axes.set_xscale("log")
+        axes.set_ylim(0, 100)
+        axes.set_xlabel(label)
+        axes.set_ylabel("deals decided (%)")
+        axes.set_title(f"Deals decided against {title}")
+        if by_variant:
+            axes.legend(loc="upper left")
+        save(figure, stem)
 
-    # Win rate per variant with its interval.
+    # Win rate per variant: the observed range (thick) inside the Wilson interval (whiskers).
     figure, axes = plt.subplots(figsize=(7, 4))
     summaries = [summarize(name, verdicts) for name in names]
     for index, summary in enumerate(summaries):
+        if summary.won_share is None:
+            continue
         low, high = summary.interval
-        rate = summary.win_rate
-        centre = rate if rate is not None else (low + high) / 2
-        axes.errorbar(
-            [index],
-            [100 * centre],
-            yerr=[[100 * (centre - low)], [100 * (high - centre)]],
-            fmt="o",
-            capsize=6,
-            markersize=7,
-        )
+        proven, possible = summary.won_share
+        colour = f"C{index % 10}"
+        axes.plot([index, index], [100 * low, 100 * high], color=colour, linewidth=1.5)
+        for bound in (low, high):
+            axes.plot([index - 0.12, index + 0.12], [100 * bound] * 2, color=colour, linewidth=1.5)
+        axes.plot([index, index], [100 * proven, 100 * possible], color=colour, linewidth=8,
+                  alpha=0.45, solid_capstyle="butt")  # fmt: skip
+        axes.plot([index], [100 * proven], "o", color=colour, markersize=7)
     axes.set_xticks(range(len(summaries)), [s.variant for s in summaries])
     axes.set_xlim(-0.5, max(len(summaries), 1) - 0.5)
     axes.set_ylim(0, 100)
     axes.set_ylabel("win rate (%)")
-    axes.set_title("Win rate with 95% Wilson interval (unknowns as lost / as won)")
+    axes.set_title("Win rate: proven wins (dot), with unknowns (bar), 95% interval")
     axes.grid(axis="y", alpha=0.3)
     save(figure, "win-rate")
     return written

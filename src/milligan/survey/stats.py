@@ -70,9 +70,11 @@ class VariantSummary:
         return self.won + self.lost
 
     @property
-    def win_rate(self) -> float | None:
-        """Wins among decided deals: the estimate if unknowns are like the rest."""
-        return self.won / self.decided if self.decided else None
+    def won_share(self) -> tuple[float, float] | None:
+        """The observed win rate's range: unknowns all lost, then all won."""
+        if not self.deals:
+            return None
+        return (self.won / self.deals, (self.won + self.unknown) / self.deals)
 
     @property
     def interval(self) -> tuple[float, float]:
