@@ -232,6 +232,31 @@ def test_report_command_and_plots(tmp_path: Path) -> None:
     assert "one-deck" in table.stdout and "60.0%" in table.stdout
 
 
+def test_report_updates_the_table_of_a_document(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite3"
+    fixed_set(path)
+    document = tmp_path / "WINNABILITY.md"
+    document.write_text(
+        "# Title\n\n<!-- survey-table -->\nold table\n<!-- /survey-table -->\nEnd\n"
+    )
+    command = [sys.executable, "-m", "milligan.cli", "survey", "report", "--results", str(path)]
+    run = subprocess.run(
+        [*command, "--update", str(document)], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    text = document.read_text()
+    assert "old table" not in text and text.startswith(
+        "# Title\n\n<!-- survey-table -->\n| variant"
+    )
+    assert "| one-deck | 10 (1–10) | 6 | 3 | 1 | 60.0% |" in text
+    assert text.endswith("|\n<!-- /survey-table -->\nEnd\n")
+    document.write_text("no markers")
+    refused = subprocess.run(
+        [*command, "--update", str(document)], capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode == 2 and "survey-table" in refused.stderr
+
+
 def test_winnable_and_report_commands_need_a_results_file(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite3"
     fixed_set(path)

@@ -105,6 +105,13 @@ def register(subparsers: Any) -> None:
         "--plots", metavar="DIR", default=None, help="also write the charts (PNG and SVG) into DIR"
     )
     report.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    report.add_argument(
+        "--update",
+        metavar="FILE.md",
+        default=None,
+        help="also put the Markdown table into FILE.md, between the lines "
+        "<!-- survey-table --> and <!-- /survey-table -->",
+    )
     report.set_defaults(handler=cmd_report)
 
     winnable = commands.add_parser("winnable", help="list the deal numbers proven won")
@@ -285,7 +292,7 @@ def _run_with_progress(
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from milligan.survey.report import collect, markdown, print_table, write_plots
+    from milligan.survey.report import collect, markdown, print_table, update_document, write_plots
 
     variants = [variant_key(v) for v in args.variant] if args.variant else None
     with ResultStore(_existing_results(args)) as store:
@@ -294,6 +301,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             print(markdown(summaries))
         else:
             print_table(summaries)
+        if args.update:
+            update_document(Path(args.update), markdown(summaries))
+            print(f"updated {args.update}", file=sys.stderr)
         if args.plots:
             for path in write_plots(store, args.plots, variants):
                 print(f"wrote {path}", file=sys.stderr)

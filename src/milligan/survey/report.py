@@ -91,6 +91,25 @@ def markdown(summaries: Sequence[VariantSummary]) -> str:
     return "\n".join(lines)
 
 
+TABLE_START = "<!-- survey-table -->"
+TABLE_END = "<!-- /survey-table -->"
+
+
+def update_document(path: Path, table: str) -> None:
+    """Replace what lies between the table markers of a Markdown file with ``table``."""
+    from milligan.cli import UsageError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    start, end = text.find(TABLE_START), text.find(TABLE_END)
+    if start < 0 or end < start:
+        raise UsageError(f"{path} has no {TABLE_START} ... {TABLE_END} lines to fill")
+    before = text[: start + len(TABLE_START)]
+    path.write_text(before + "\n" + table + "\n" + text[end:], encoding="utf-8")
+
+
 def print_table(summaries: Sequence[VariantSummary]) -> None:
     """The report as a table on the terminal."""
     import sys
