@@ -136,7 +136,10 @@ def test_a_crash_in_the_middle_of_play(database: str) -> None:
 
     player = threading.Thread(target=play)
     player.start()
-    time.sleep(1.5)
+    deadline = time.monotonic() + 60
+    while len(acknowledged) < 6 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # then kill somewhere in the middle of a stream of moves
     server.kill()
     stop.set()
     player.join(timeout=30)
