@@ -28,6 +28,8 @@ from typing import Any
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
+from milligan import __version__
+
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
 LOCALES = HERE / "locales"
@@ -89,7 +91,8 @@ def _sources() -> Iterator[tuple[Path, list[tuple[str, str | None]]]]:
 
 def extract() -> Catalog:
     """The template catalog: every message the front end uses."""
-    template = Catalog(project="Milligan", domain=DOMAIN, fuzzy=False)
+    template = Catalog(project="Milligan", version=__version__, domain=DOMAIN, fuzzy=False,
+                       msgid_bugs_address="")
     for path, messages in _sources():
         where = path.relative_to(HERE).as_posix()
         for singular, plural in messages:
@@ -141,6 +144,9 @@ def update() -> None:
         catalog._num_plurals = 2
         catalog._plural_expr = PLURALS[language]
         catalog.header_comment = HEADER.format(name=language)
+        catalog.project, catalog.version = "Milligan", __version__
+        catalog.last_translator = catalog.language_team = "the Milligan project"
+        catalog.msgid_bugs_address = ""
         if language == SOURCE_LANGUAGE:
             for message in catalog:
                 if message.id and not _complete(message):
