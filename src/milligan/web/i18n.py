@@ -92,7 +92,9 @@ def _sources() -> Iterator[tuple[Path, list[tuple[str, str | None]]]]:
 def extract() -> Catalog:
     """The template catalog: every message the front end uses."""
     template = Catalog(project="Milligan", version=__version__, domain=DOMAIN, fuzzy=False,
-                       msgid_bugs_address="")
+                       msgid_bugs_address="",
+                       header_comment="# Messages of the Milligan browser game, from static/js and "
+                                      "static/index.html.\n#")
     for path, messages in _sources():
         where = path.relative_to(HERE).as_posix()
         for singular, plural in messages:
