@@ -39,6 +39,7 @@ cdef enum:
     MAX_DEPTH = 65536
     MAX_MOVES = 8388608
     FREE_BIT = 16777216
+    RECENT = 16384
 
 cdef uint8_t RANK[64]
 cdef uint8_t SUIT[64]
@@ -135,6 +136,7 @@ cdef class Core:
     cdef public int max_free
     cdef uint64_t h1, h2
     cdef uint64_t *table
+    cdef uint64_t recent[2 * RECENT]
     cdef uint64_t mask
     cdef size_t table_len
     cdef Frame *frames
@@ -206,6 +208,7 @@ cdef class Core:
         self.undo = <uint8_t *>malloc(MAX_DEPTH * MAXH)
         if not self.table or not self.frames or not self.moves or not self.undo:
             raise MemoryError()
+        memset(self.recent, 0, sizeof(self.recent))
         self.positions = 0
         self.incomplete = False
 
@@ -242,10 +245,21 @@ cdef class Core:
     # -- position table ---------------------------------------------------
 
     cdef bint _seen_or_add(self) noexcept:
-        """True if the position is in the table; otherwise add it (evicting)."""
+        """True if the position is in the table; otherwise add it (evicting).
+
+        A small direct-mapped cache of recent positions (in L2) answers most
+        repeats before the big table costs a memory access.  Both only ever
+        hold expanded positions, so either answering "seen" is right.
+        """
         cdef uint64_t k2 = self.h2 | 1
-        cdef uint64_t *bucket = self.table + (self.h1 & self.mask) * (BUCKET * 2)
+        cdef uint64_t *bucket
         cdef int i
+        cdef uint64_t *near = self.recent + 2 * ((self.h2 >> 20) & (RECENT - 1))
+        if near[1] == k2 and near[0] == self.h1:
+            return True
+        near[0] = self.h1
+        near[1] = k2
+        bucket = self.table + (self.h1 & self.mask) * (BUCKET * 2)
         for i in range(BUCKET):
             if bucket[2 * i + 1] == k2 and bucket[2 * i] == self.h1:
                 return True
@@ -441,9 +455,24 @@ cdef class Core:
             return a
         return -1
 
+    cdef int _dig_level(self, int a, int i) noexcept:
+        """How useful lifting column ``a`` from index ``i`` looks (move order only)."""
+        cdef int under, s, r, b
+        if i == 0:
+            return 0
+        under = self.cols[a][i - 1] & CARD
+        s = SUIT[under]
+        r = RANK[under]
+        if self.found[s][0] == r - 1 or self.found[s][1] == r - 1:
+            return 2
+        for b in range(self.ncols):
+            if b != a and self.h[b] and CANGO[self.cols[b][self.h[b] - 1] & CARD][under]:
+                return 1
+        return 0
+
     cdef int _generate(self, int32_t at) noexcept:
         """Write this node's moves at ``at``; returns how many (ordered)."""
-        cdef int n = 0, a, b, k, run, size, i, card, top, s, r, flags, j
+        cdef int n = 0, a, b, k, run, size, i, card, top, s, r, flags, j, level
         cdef int ncols = self.ncols
         cdef int runs[MAXC]
         cdef int32_t *out = self.moves + at
@@ -504,24 +533,29 @@ cdef class Core:
             free_moves = False
             self.incomplete = True  # a capped pass can prove wins only
         if free_moves:
-            for a in range(ncols):
-                size = self.h[a]
-                run = runs[a]
-                for i in range(size - 1, -1, -1):
-                    k = size - i
-                    card = self.cols[a][i] & CARD
-                    if self.rule == RULE_STRICT:
-                        if i < self.fd[a]:
-                            break
-                        if i - 1 >= self.fd[a] and CANGO[card][self.cols[a][i - 1] & CARD]:
+            # digging first: groups whose removal uncovers a card that can go
+            # up (level 2) or that some top card could be built on (level 1)
+            for level in range(2, -1, -1):
+                for a in range(ncols):
+                    size = self.h[a]
+                    run = runs[a]
+                    for i in range(size - 1, -1, -1):
+                        k = size - i
+                        card = self.cols[a][i] & CARD
+                        if self.rule == RULE_STRICT:
+                            if i < self.fd[a]:
+                                break
+                            if i - 1 >= self.fd[a] and CANGO[card][self.cols[a][i - 1] & CARD]:
+                                continue
+                        if self._dig_level(a, i) != level:
                             continue
-                    for b in range(ncols):
-                        if b == a or self.h[b] == 0:
-                            continue
-                        if k <= run and CANGO[card][self.cols[b][self.h[b] - 1] & CARD]:
-                            continue  # already a build
-                        out[n] = pack(K_COLUMN, a, k, b) | FREE_BIT
-                        n += 1
+                        for b in range(ncols):
+                            if b == a or self.h[b] == 0:
+                                continue
+                            if k <= run and CANGO[card][self.cols[b][self.h[b] - 1] & CARD]:
+                                continue  # already a build
+                            out[n] = pack(K_COLUMN, a, k, b) | FREE_BIT
+                            n += 1
         if self.rep < 0 and stock_left:
             out[n] = pack(K_DEAL, 0, 0, 0)
             n += 1
