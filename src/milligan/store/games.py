@@ -71,8 +71,8 @@ def now() -> datetime:
 
 
 def timestamp(moment: datetime) -> str:
-    """ISO 8601 text, in UTC, to the millisecond (sorts as text)."""
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+    """ISO 8601 text, in UTC, to the microsecond (sorts as text)."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def variant_text(variant: Variant) -> str:
