@@ -469,6 +469,7 @@ def test_hint_and_solution_playback(page: Page, server: str) -> None:
     expect(message).to_contain_text("Hint: Deal a row", timeout=60_000)
     expect(message).to_contain_text("chance of winning: 100%")
     expect(page.locator(".stock.hinted")).to_be_visible()
+    expect(page.locator(".foundations.hint-target")).to_have_count(0)
     page.locator('[data-action="solve"]').click()
     bar = page.locator(".playback")
     expect(bar).to_be_visible(timeout=60_000)
@@ -597,3 +598,14 @@ def test_the_banner_counts_cards_out_of_place(page: Page, server: str) -> None:
     wait_moves(page, 3)
     expect(banner).to_contain_text("Every moved card is in place: the reprieve can end.")
     expect(page.locator(".end-reprieve.ready")).to_have_count(1)
+
+
+def test_a_foundation_hint_lights_the_card_and_the_foundations(page: Page, server: str) -> None:
+    foundation_order_game(page, server, 14)  # a queen can go up next
+    page.locator('[data-action="hint"]').click()
+    message = page.locator(".message")
+    expect(message).to_contain_text("to a foundation", timeout=60_000)
+    expect(page.locator(".foundations.hint-target")).to_be_visible()
+    expect(page.locator(".tableau .card.hinted")).to_have_count(1)
+    expect(page.locator(".tableau .card.hinted")).to_have_attribute(
+        "data-card", re.compile("^Q"))

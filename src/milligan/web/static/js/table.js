@@ -423,6 +423,7 @@ class GameView {
   renderFoundations() {
     const game = this.game;
     clear(this.foundationsEl);
+    this.foundationsEl.classList.remove("hint-target");
     const decks = (game.foundations.C || [0]).length;
     this.foundationsEl.style.setProperty("--piles", String(4 * decks));
     for (const suit of SUITS) {
@@ -739,6 +740,7 @@ class GameView {
       this.hint = hint;
       this.renderStock();
       this.renderTableau();
+      this.foundationsEl.classList.toggle("hint-target", parseMove(hint.move)?.kind === "F");
       this.layout();
       this.endButton.classList.toggle("hinted", hint.move === "S");
       const chance = typeof hint.win_chance === "number"
