@@ -188,9 +188,11 @@ class Game:
         self.revision += 1
 
     def resign(self) -> None:
-        """Give up.  The game is then over."""
+        """Give up.  The game is then over (a won game cannot be resigned)."""
         if self.resigned:
             raise IllegalMoveError("resign", "the game was already resigned")
+        if self.position.is_won():
+            raise IllegalMoveError("resign", "the game is already won")
         self.resigned = True
         self.revision += 1
 
