@@ -18,8 +18,7 @@ the engine's "moved" marks of settled cards never matter.
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset
-from posix.mman cimport (mmap, munmap, madvise, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED,
-                         PROT_READ, PROT_WRITE, MADV_HUGEPAGE)
+from posix.mman cimport mmap, munmap, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED, PROT_READ, PROT_WRITE
 
 import time
 
@@ -40,6 +39,7 @@ cdef enum:
     MAX_MOVES = 8388608
     FREE_BIT = 16777216
     RECENT = 16384
+    START_BUCKETS = 65536
 
 cdef uint8_t RANK[64]
 cdef uint8_t SUIT[64]
@@ -139,6 +139,8 @@ cdef class Core:
     cdef uint64_t recent[2 * RECENT]
     cdef uint64_t mask
     cdef size_t table_len
+    cdef uint64_t max_mask
+    cdef long long filled
     cdef Frame *frames
     cdef int32_t *moves
     cdef int32_t moves_cap
@@ -194,13 +196,18 @@ cdef class Core:
         buckets = 1
         while buckets * 2 * BUCKET * 16 <= table_bytes:
             buckets *= 2
-        self.mask = <uint64_t>(buckets - 1)
-        # anonymous memory comes zeroed; huge pages spare the TLB on random probes
+        self.max_mask = <uint64_t>(buckets - 1)
+        # start small and double in place up to the full size: only the pages
+        # in use are ever touched, so short searches fault in little memory
+        self.mask = min(self.max_mask, <uint64_t>(START_BUCKETS - 1))
+        self.filled = 0
+        # anonymous memory comes zeroed and is only backed once touched; no
+        # MADV_HUGEPAGE: on a busy machine its fault-time compaction stalled
+        # searches for seconds
         self.table_len = buckets * BUCKET * 2 * sizeof(uint64_t)
         mem = mmap(NULL, self.table_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         if mem == MAP_FAILED:
             raise MemoryError()
-        madvise(mem, self.table_len, MADV_HUGEPAGE)
         self.table = <uint64_t *>mem
         self.frames = <Frame *>malloc(MAX_DEPTH * sizeof(Frame))
         self.moves_cap = 65536
@@ -221,7 +228,35 @@ cdef class Core:
 
     @property
     def table_bytes(self):
-        return (self.mask + 1) * BUCKET * 16
+        return (self.max_mask + 1) * BUCKET * 16
+
+    cdef void _grow(self) noexcept:
+        """Double the buckets in use, splitting each old bucket by one more hash bit."""
+        cdef uint64_t old = self.mask + 1
+        cdef uint64_t i
+        cdef uint64_t *low
+        cdef uint64_t *high
+        cdef int j, keep, moved
+        for i in range(old):
+            low = self.table + i * (BUCKET * 2)
+            high = self.table + (i + old) * (BUCKET * 2)
+            keep = 0
+            moved = 0
+            for j in range(BUCKET):
+                if low[2 * j + 1] == 0:
+                    break
+                if low[2 * j] & old:
+                    high[2 * moved] = low[2 * j]
+                    high[2 * moved + 1] = low[2 * j + 1]
+                    moved += 1
+                else:
+                    low[2 * keep] = low[2 * j]
+                    low[2 * keep + 1] = low[2 * j + 1]
+                    keep += 1
+            for j in range(keep, BUCKET):
+                low[2 * j] = 0
+                low[2 * j + 1] = 0
+        self.mask = (old << 1) - 1
 
     cdef void _rehash(self) noexcept:
         cdef int i, j, s
@@ -266,6 +301,10 @@ cdef class Core:
             if bucket[2 * i + 1] == 0:
                 bucket[2 * i] = self.h1
                 bucket[2 * i + 1] = k2
+                self.filled += 1
+                if self.mask < self.max_mask and self.filled * 2 > <long long>(
+                        (self.mask + 1) * BUCKET):
+                    self._grow()
                 return False
         i = <int>((self.h2 >> 40) & (BUCKET - 1))
         bucket[2 * i] = self.h1
@@ -475,6 +514,9 @@ cdef class Core:
         cdef int n = 0, a, b, k, run, size, i, card, top, s, r, flags, j, level
         cdef int ncols = self.ncols
         cdef int runs[MAXC]
+        cdef int32_t later[MAXC * MAXC]
+        cdef int first, kept
+        cdef int32_t m
         cdef int32_t *out = self.moves + at
         cdef bint free_moves = self.rep >= 0
         cdef bint stock_left = self.stock_pos < self.stock_n
@@ -492,6 +534,7 @@ cdef class Core:
                     out[n] = pack(K_FOUND, a, 1, 0)
                     n += 1
         # builds
+        first = n
         for a in range(ncols):
             runs[a] = self._run(a)
         for a in range(ncols):
@@ -526,6 +569,21 @@ cdef class Core:
                         continue
                     out[n] = pack(K_COLUMN, a, k, b)
                     n += 1
+        # builds that free something (empty a column, turn a card up, or lift
+        # a run off a card it does not belong on) before mere re-parenting
+        kept = 0
+        for j in range(first, n):
+            m = out[j]
+            a = (m >> 2) & 15
+            i = self.h[a] - ((m >> 10) & 1023)
+            if (i == 0 or i <= self.fd[a]
+                    or not CANGO[self.cols[a][i] & CARD][self.cols[a][i - 1] & CARD]):
+                out[first + kept] = m
+                kept += 1
+            else:
+                later[j - first - kept] = m
+        for j in range(n - first - kept):
+            out[first + kept + j] = later[j]
         if free_moves and self.nflags == 0:
             out[n] = pack(K_STOP, 0, 0, 0)
             n += 1
