@@ -58,6 +58,56 @@ def test_core_agrees_with_plain_unpruned_search(rule: str) -> None:
     assert decided >= 10
 
 
+def mixed_position(rng: random.Random) -> Position:
+    """A small endgame of one or two decks, maybe face-down cards, maybe in a reprieve."""
+    rule = rng.choice(["none", "free", "strict"])
+    decks = rng.choice([1, 2])
+    ncols = rng.choice([3, 4, 5])
+    heights = [sorted(rng.randint(8, 13) for _ in range(decks)) for _ in range(4)]
+    left = [CARDS[s][r - 1] for s in range(4) for h in heights[s] for r in range(h + 1, 14)]
+    rng.shuffle(left)
+    columns: list[list[Card]] = [[] for _ in range(ncols)]
+    stock_size = rng.randint(0, min(ncols, len(left)))
+    for card in left[stock_size:]:
+        columns[rng.randrange(ncols)].append(card)
+    hidden = rng.choice([0, 1])
+    variant = Variant(decks=decks, columns=ncols, opening_rows=1 + hidden,
+                      face_down_rows=hidden, reprieve=rule)  # type: ignore[arg-type]
+    start = Position(
+        variant,
+        tuple(tuple(column) for column in columns),
+        tuple(min(hidden, max(len(column) - 1, 0)) for column in columns),
+        tuple(tuple(h) for h in heights),
+        tuple(left[:stock_size]),
+    )
+    for move in start.legal_moves():
+        after = start.apply(move)
+        if after.reprieve is not None and rng.random() < 0.7:
+            return after
+    return start
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
+def test_core_agrees_on_two_deck_and_reprieve_endgames() -> None:
+    rng = random.Random("mixed")
+    decided = 0
+    for _ in range(60):
+        start = mixed_position(rng)
+        reference = plain_search(start, auto_moves=False, max_positions=3000)[0]
+        verdict, moves, _ = compiled.search(
+            start, timeout=None, max_positions=100_000, max_memory_mb=4, progress=None
+        )
+        if reference != "unknown" and verdict != "unknown":
+            decided += 1
+            assert verdict == reference, start
+        if verdict == "won":
+            position = start
+            for move in moves:
+                position = position.apply(move)
+            assert position.is_won()
+    assert decided >= 30
+
+
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
 def test_table_fits_the_budget() -> None:
     for megabytes in (1, 3, 64, 1000):
