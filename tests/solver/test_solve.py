@@ -86,3 +86,12 @@ def test_record_start_and_limits() -> None:
     assert result.positions <= 500
     if result.result == "won":
         assert replays_to_win(record.replay().position, result)
+
+
+def test_progress_counts_never_go_back() -> None:
+    seen: list[int] = []
+    result = solve(
+        Game.new("classic", 3), max_positions=60_000, progress=lambda n, s: seen.append(n)
+    )
+    assert seen == sorted(seen)
+    assert seen and seen[-1] <= result.positions <= 60_000

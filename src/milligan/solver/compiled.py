@@ -92,7 +92,14 @@ def search(
             return "unknown", (), spent
     core = _core.Core(table_bytes=table, **arguments)
     limit = -1 if max_positions is None else max(1, max_positions - spent)
-    verdict, path = core.search(limit, deadline, progress, began)
+    report = progress
+    if progress is not None and spent:
+        done = spent
+
+        def report(positions: int, seconds: float) -> None:
+            progress(done + positions, seconds)
+
+    verdict, path = core.search(limit, deadline, report, began)
     return str(verdict), _moves(path), spent + int(core.positions)
 
 
