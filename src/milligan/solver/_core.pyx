@@ -55,6 +55,10 @@ cdef uint64_t ZS1[MAXH]
 cdef uint64_t ZS2[MAXH]
 cdef uint64_t ZR1[MAXC + 1]
 cdef uint64_t ZR2[MAXC + 1]
+cdef uint64_t ZO1[2]          # reprieve open or not, for the symmetric key
+cdef uint64_t ZO2[2]
+cdef uint64_t ODD1[MAXC]       # per-column multipliers of the positional key
+cdef uint64_t ODD2[MAXC]
 
 cdef uint64_t _seed = 0x243F6A8885A308D3ULL
 
@@ -94,6 +98,12 @@ cdef void _init_tables() noexcept:
     for i in range(MAXC + 1):
         ZR1[i] = _next()
         ZR2[i] = _next()
+    for i in range(2):
+        ZO1[i] = _next()
+        ZO2[i] = _next()
+    for i in range(MAXC):
+        ODD1[i] = _next() | 1
+        ODD2[i] = _next() | 1
 
 _init_tables()
 
@@ -108,6 +118,10 @@ cdef struct Frame:
     int32_t move        # the move taken from this node (while a child is searched)
     uint64_t h1
     uint64_t h2
+    uint64_t ca1        # column hashes of the source and target before the move
+    uint64_t ca2
+    uint64_t cb1
+    uint64_t cb2
     int32_t undo        # undo byte stack pointer before the move
     int16_t rep
     int16_t nflags
@@ -134,7 +148,9 @@ cdef class Core:
     cdef int stock_n, stock_pos
     cdef int rep, nflags, nfound, total, frees
     cdef public int max_free
-    cdef uint64_t h1, h2
+    cdef uint64_t h1, h2          # foundations, stock and reprieve
+    cdef uint64_t c1[MAXC]
+    cdef uint64_t c2[MAXC]        # one hash per column, the same tables for every column
     cdef uint64_t *table
     cdef uint64_t recent[2 * RECENT]
     cdef uint64_t mask
@@ -262,11 +278,11 @@ cdef class Core:
         cdef int i, j, s
         cdef uint64_t a = 0, b = 0
         for i in range(self.ncols):
+            self.c1[i] = ZFD1[0][self.fd[i]]
+            self.c2[i] = ZFD2[0][self.fd[i]]
             for j in range(self.h[i]):
-                a ^= ZC1[i][j][self.cols[i][j]]
-                b ^= ZC2[i][j][self.cols[i][j]]
-            a ^= ZFD1[i][self.fd[i]]
-            b ^= ZFD2[i][self.fd[i]]
+                self.c1[i] ^= ZC1[0][j][self.cols[i][j]]
+                self.c2[i] ^= ZC2[0][j][self.cols[i][j]]
         for s in range(4):
             a ^= ZF1[s][self.found[s][0]][self.found[s][1]]
             b ^= ZF2[s][self.found[s][0]][self.found[s][1]]
@@ -277,6 +293,29 @@ cdef class Core:
         self.h1 = a
         self.h2 = b
 
+    cdef inline void _keys(self, uint64_t *k1, uint64_t *k2) noexcept:
+        """The position's two 64-bit keys.
+
+        While the stock has cards, columns are told apart (each column hash is
+        multiplied by its own odd constant).  Once it is empty, the order of the
+        columns no longer matters (see docs/SOLVER.md): the key sums the column
+        hashes and keeps only whether a reprieve is open, not where.
+        """
+        cdef uint64_t a = self.h1, b = self.h2
+        cdef int c
+        if self.stock_pos == self.stock_n:
+            a ^= ZR1[self.rep + 1] ^ ZO1[1 if self.rep >= 0 else 0]
+            b ^= ZR2[self.rep + 1] ^ ZO2[1 if self.rep >= 0 else 0]
+            for c in range(self.ncols):
+                a += self.c1[c]
+                b += self.c2[c]
+        else:
+            for c in range(self.ncols):
+                a += self.c1[c] * ODD1[c]
+                b += self.c2[c] * ODD2[c]
+        k1[0] = a
+        k2[0] = b
+
     # -- position table ---------------------------------------------------
 
     cdef bint _seen_or_add(self) noexcept:
@@ -286,28 +325,31 @@ cdef class Core:
         repeats before the big table costs a memory access.  Both only ever
         hold expanded positions, so either answering "seen" is right.
         """
-        cdef uint64_t k2 = self.h2 | 1
+        cdef uint64_t k1, k2, h2
         cdef uint64_t *bucket
+        cdef uint64_t *near
         cdef int i
-        cdef uint64_t *near = self.recent + 2 * ((self.h2 >> 20) & (RECENT - 1))
-        if near[1] == k2 and near[0] == self.h1:
+        self._keys(&k1, &h2)
+        k2 = h2 | 1
+        near = self.recent + 2 * ((h2 >> 20) & (RECENT - 1))
+        if near[1] == k2 and near[0] == k1:
             return True
-        near[0] = self.h1
+        near[0] = k1
         near[1] = k2
-        bucket = self.table + (self.h1 & self.mask) * (BUCKET * 2)
+        bucket = self.table + (k1 & self.mask) * (BUCKET * 2)
         for i in range(BUCKET):
-            if bucket[2 * i + 1] == k2 and bucket[2 * i] == self.h1:
+            if bucket[2 * i + 1] == k2 and bucket[2 * i] == k1:
                 return True
             if bucket[2 * i + 1] == 0:
-                bucket[2 * i] = self.h1
+                bucket[2 * i] = k1
                 bucket[2 * i + 1] = k2
                 self.filled += 1
                 if self.mask < self.max_mask and self.filled * 2 > <long long>(
                         (self.mask + 1) * BUCKET):
                     self._grow()
                 return False
-        i = <int>((self.h2 >> 40) & (BUCKET - 1))
-        bucket[2 * i] = self.h1
+        i = <int>((h2 >> 40) & (BUCKET - 1))
+        bucket[2 * i] = k1
         bucket[2 * i + 1] = k2
         return False
 
@@ -319,8 +361,8 @@ cdef class Core:
         if old >= size:
             new = size - 1 if size > 0 else 0
             if new != old:
-                self.h1 ^= ZFD1[a][old] ^ ZFD1[a][new]
-                self.h2 ^= ZFD2[a][old] ^ ZFD2[a][new]
+                self.c1[a] ^= ZFD1[0][old] ^ ZFD1[0][new]
+                self.c2[a] ^= ZFD2[0][old] ^ ZFD2[0][new]
                 self.fd[a] = new
 
     cdef inline void _set_rep(self, int rep) noexcept:
@@ -337,6 +379,10 @@ cdef class Core:
         cdef uint8_t byte, nb
         f.h1 = self.h1
         f.h2 = self.h2
+        f.ca1 = self.c1[a]
+        f.ca2 = self.c2[a]
+        f.cb1 = self.c1[b]
+        f.cb2 = self.c2[b]
         f.rep = self.rep
         f.nflags = self.nflags
         f.frees = self.frees
@@ -349,8 +395,8 @@ cdef class Core:
             for j in range(k):
                 byte = self.cols[a][split + j]
                 self.undo[undo_at + j] = byte
-                self.h1 ^= ZC1[a][split + j][byte]
-                self.h2 ^= ZC2[a][split + j][byte]
+                self.c1[a] ^= ZC1[0][split + j][byte]
+                self.c2[a] ^= ZC2[0][split + j][byte]
                 card = byte & CARD
                 idx = hb + j
                 nb = card
@@ -365,8 +411,8 @@ cdef class Core:
                     if nb & FLAG:
                         self.nflags += 1
                 self.cols[b][idx] = nb
-                self.h1 ^= ZC1[b][idx][nb]
-                self.h2 ^= ZC2[b][idx][nb]
+                self.c1[b] ^= ZC1[0][idx][nb]
+                self.c2[b] ^= ZC2[0][idx][nb]
             self.h[a] = split
             self.h[b] = hb + k
             self._set_fd(a, split)
@@ -388,8 +434,10 @@ cdef class Core:
             r = RANK[card]
             f.f0 = self.found[s][0]
             f.f1 = self.found[s][1]
-            self.h1 ^= ZF1[s][f.f0][f.f1] ^ ZC1[a][idx][byte]
-            self.h2 ^= ZF2[s][f.f0][f.f1] ^ ZC2[a][idx][byte]
+            self.h1 ^= ZF1[s][f.f0][f.f1]
+            self.h2 ^= ZF2[s][f.f0][f.f1]
+            self.c1[a] ^= ZC1[0][idx][byte]
+            self.c2[a] ^= ZC2[0][idx][byte]
             if self.found[s][0] == r - 1:
                 self.found[s][0] = r
                 if self.found[s][0] > self.found[s][1]:
@@ -415,8 +463,8 @@ cdef class Core:
                 byte = self.stock[self.stock_pos + i]
                 idx = self.h[i]
                 self.cols[i][idx] = byte
-                self.h1 ^= ZC1[i][idx][byte]
-                self.h2 ^= ZC2[i][idx][byte]
+                self.c1[i] ^= ZC1[0][idx][byte]
+                self.c2[i] ^= ZC2[0][idx][byte]
                 self.h[i] = idx + 1
             self.h1 ^= ZS1[self.stock_pos] ^ ZS1[self.stock_pos + n]
             self.h2 ^= ZS2[self.stock_pos] ^ ZS2[self.stock_pos + n]
@@ -439,6 +487,10 @@ cdef class Core:
                 self.cols[a][split + j] = self.undo[f.undo + j]
             self.h[a] = split + k
             self.fd[a] = f.fd
+            self.c1[a] = f.ca1
+            self.c2[a] = f.ca2
+            self.c1[b] = f.cb1
+            self.c2[b] = f.cb2
         elif kind == K_FOUND:
             s = SUIT[f.card & CARD]
             self.found[s][0] = f.f0
@@ -446,12 +498,16 @@ cdef class Core:
             self.cols[a][self.h[a]] = f.card
             self.h[a] += 1
             self.fd[a] = f.fd
+            self.c1[a] = f.ca1
+            self.c2[a] = f.ca2
             self.nfound -= 1
         elif kind == K_DEAL:
             n = f.card
             self.stock_pos -= n
             for i in range(n):
                 self.h[i] -= 1
+                self.c1[i] ^= ZC1[0][self.h[i]][self.cols[i][self.h[i]]]
+                self.c2[i] ^= ZC2[0][self.h[i]][self.cols[i][self.h[i]]]
         self.rep = f.rep
         self.nflags = f.nflags
         self.frees = f.frees
