@@ -48,7 +48,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"engine benchmark: {args.deals} playouts of up to {args.steps} moves per variant")
-    print(f"{'variant':<10} {'positions':>10} {'pos/s':>10} {'replayed':>10} {'replay moves/s':>15}")
+    print(
+        f"{'variant':<10} {'positions':>10} {'pos/s':>10} {'replayed':>10} {'replay moves/s':>15}"
+    )
     for name, variant in PRESETS.items():
         rng = random.Random(args.seed)
         records: list[Record] = []
