@@ -9,18 +9,9 @@ from pathlib import Path
 import pytest
 
 from milligan.store import Database, open_database
-from milligan.store.testing import TemporaryPostgres, postgres_bin
+from milligan.store.testing import TemporaryPostgres
 
 _names = itertools.count()
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[TemporaryPostgres]:
-    """One PostgreSQL server for the session (as the postgres user when we are root)."""
-    if postgres_bin() is None:
-        pytest.skip("PostgreSQL is not installed; ./test.sh installs it from Debian")
-    with TemporaryPostgres() as server:
-        yield server
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

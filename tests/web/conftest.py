@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from milligan.store import Database, open_database
-from milligan.store.testing import TemporaryPostgres, postgres_bin
+from milligan.store.testing import TemporaryPostgres
 from milligan.web.app import create_app
 from milligan.web.routes import HelpBudget
 
@@ -20,15 +20,6 @@ TEST_BUDGET = HelpBudget(
 )
 
 _names = itertools.count()
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[TemporaryPostgres]:
-    """One PostgreSQL server for the session (as the postgres user when we are root)."""
-    if postgres_bin() is None:
-        pytest.skip("PostgreSQL is not installed; ./test.sh installs it from Debian")
-    with TemporaryPostgres() as server:
-        yield server
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

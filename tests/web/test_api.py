@@ -382,7 +382,6 @@ def test_hint_and_solution_are_501_without_the_solver(
 
 
 def test_hint_from_the_solver(client: TestClient) -> None:
-    pytest.importorskip("milligan.solver")
     game = new_game(client, variant="one-deck", deal=3)
     hint = client.get(f"/api/games/{game['id']}/hint").json()
     assert set(hint) == {"move", "win_chance", "samples"}
@@ -397,7 +396,6 @@ def test_hint_from_the_solver(client: TestClient) -> None:
 
 
 def test_solution_marks_the_game_assisted(client: TestClient) -> None:
-    pytest.importorskip("milligan.solver")
     game = new_game(client, variant="one-deck", deal=1)
     answer = client.get(f"/api/games/{game['id']}/solution")
     assert answer.status_code == 200
@@ -411,7 +409,6 @@ def test_solution_marks_the_game_assisted(client: TestClient) -> None:
 
 
 def test_safe_moves_come_from_the_solver(client: TestClient) -> None:
-    pytest.importorskip("milligan.solver")
     game = new_game(client, variant="spanish", deal=42)
     assert game["safe"] == ["5>F"]
 
