@@ -66,6 +66,28 @@ def deal_number_arg(text: str) -> int:
     return number
 
 
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (counts and budgets)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A number above 0 (seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
+    return value
+
+
 def read_record_file(path: str) -> Record:
     """Read a record file; one-line errors for missing files and bad JSON."""
     try:

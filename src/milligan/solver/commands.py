@@ -9,7 +9,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from milligan.cli import UsageError, add_game_arguments, read_record_file
+from milligan.cli import (
+    UsageError,
+    add_game_arguments,
+    positive_float,
+    positive_int,
+    read_record_file,
+)
 from milligan.game import Game
 from milligan.record import Record
 
@@ -24,11 +30,11 @@ def register(subparsers: Any) -> None:
     )
     add_game_arguments(solve, number_default=None)
     solve.add_argument("record", nargs="?", metavar="RECORD.json", help="a milligan-record/1 file")
-    solve.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S",
+    solve.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
                        help="seconds before giving up (default 60)")
-    solve.add_argument("--max-positions", type=_positive_int, default=None, metavar="N",
+    solve.add_argument("--max-positions", type=positive_int, default=None, metavar="N",
                        help="expanded positions before giving up")
-    solve.add_argument("--max-memory", type=_positive_int, default=1024, metavar="MB",
+    solve.add_argument("--max-memory", type=positive_int, default=1024, metavar="MB",
                        help="position table budget in MiB (default 1024)")
     solve.add_argument("--json", action="store_true",
                        help="print a milligan-record/1 record with result, positions, seconds")
@@ -40,33 +46,13 @@ def register(subparsers: Any) -> None:
         description="Sample the unseen cards, solve each sample, suggest the move that wins most.",
     )
     hint.add_argument("record", metavar="RECORD.json", help="a milligan-record/1 file")
-    hint.add_argument("--samples", type=_positive_int, default=16, metavar="K",
+    hint.add_argument("--samples", type=positive_int, default=16, metavar="K",
                       help="how many orders of the unseen cards to try (default 16)")
     hint.add_argument("--seed", type=int, default=0, metavar="S", help="sampling seed (default 0)")
-    hint.add_argument("--max-positions", type=_positive_int, default=20000, metavar="N",
+    hint.add_argument("--max-positions", type=positive_int, default=20000, metavar="N",
                       help="position budget per sample (default 20000)")
     hint.add_argument("--json", action="store_true", help="print the hint as JSON")
     hint.set_defaults(handler=cmd_hint)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
 
 
 def _input_record(args: argparse.Namespace) -> Record:
