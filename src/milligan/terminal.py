@@ -70,10 +70,12 @@ def render_game(game: Game, colour: bool = False) -> str:
                 tops.append(_face(CARDS[suit][height - 1], colour))
         founds.append(" ".join(tops))
     lines.append("Foundations: " + "   ".join(founds))
-    if position.reprieve is not None:
+    # The winning move may open a reprieve (§5) with nothing left to do: not shown.
+    reprieve = None if position.is_won() else position.reprieve
+    if reprieve is not None:
         banner = (
-            f"Reprieve open: column {position.reprieve} is empty. Move any cards freely onto "
-            f"other cards; end with a King-led run into column {position.reprieve}, or S."
+            f"Reprieve open: column {reprieve} is empty. Move any cards freely onto "
+            f"other cards; end with a King-led run into column {reprieve}, or S."
         )
         lines.append(f"{REVERSE}{banner}{RESET}" if colour else banner)
         if position.moved:
@@ -86,7 +88,7 @@ def render_game(game: Game, colour: bool = False) -> str:
             lines.append("This reprieve can no longer be settled: undo (u) to go back.")
     columns = position.columns
     labels = [
-        f"[{i + 1}]" if position.reprieve == i + 1 else str(i + 1) for i in range(len(columns))
+        f"[{i + 1}]" if reprieve == i + 1 else str(i + 1) for i in range(len(columns))
     ]
     lines.append("  ".join(f"{label:^4}" for label in labels).rstrip())
     height = max((len(c) for c in columns), default=0)
