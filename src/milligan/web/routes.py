@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -77,7 +79,12 @@ class SolverPool:
     def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         with self._lock:
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+                self._pool = ProcessPoolExecutor(
+                    1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_exit_with_parent,
+                    initargs=(os.getpid(),),
+                )
             pool = self._pool
         try:
             return pool.submit(function, *args, **kwargs).result()
@@ -92,6 +99,17 @@ class SolverPool:
             if self._pool is not None:
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In the solver worker: end when the server is gone (even after a kill -9)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class ApiError(Exception):
