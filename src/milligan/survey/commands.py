@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from milligan.cli import UsageError, variant_arg
+from milligan.cli import UsageError, positive_int, variant_arg
 from milligan.survey.results import Limits, Result, ResultStore, default_path, variant_key
 from milligan.variants import PRESETS
 
@@ -47,28 +47,28 @@ def register(subparsers: Any) -> None:
     )
     run.add_argument(
         "--timeout",
-        type=_positive_float,
+        type=_non_negative_float,
         default=10.0,
         metavar="S",
         help="seconds per deal (default 10; 0 for none)",
     )
     run.add_argument(
         "--max-positions",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="positions per deal (default: no limit)",
     )
     run.add_argument(
         "--max-memory",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         metavar="MB",
         help="memory per deal (default: a share of free memory per worker, at most 1024)",
     )
     run.add_argument(
         "--workers",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="worker processes on this machine (default: all cores)",
@@ -126,23 +126,14 @@ def register(subparsers: Any) -> None:
     winnable.set_defaults(handler=cmd_winnable)
 
 
-def _positive_float(text: str) -> float:
+def _non_negative_float(text: str) -> float:
+    """Seconds, where 0 means no limit."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text} is negative")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
     return value
 
 
