@@ -461,6 +461,24 @@ def test_new_game_dialog_share_link_and_resign(page: Page, server: str) -> None:
     assert state(page)["status"] == "resigned"
 
 
+def test_new_game_dialog_offers_a_deal_proven_winnable(page: Page, server: str) -> None:
+    from milligan.survey.results import known_winnable
+
+    page.goto(f"{server}/")
+    page.locator('[data-action="new"]').click()
+    dialog = page.locator("dialog.new-game-dialog")
+    dialog.locator("#new-variant").select_option("one-deck")
+    dialog.locator('label[for="deal-winnable"]').click()
+    dialog.locator('[data-action="start"]').click()
+    page.wait_for_url(re.compile(r"/game/[\w-]+$"))
+    game = state(page)
+    assert game["variant"] == "one-deck" and game["deal"] is None  # secret until the end
+    page.locator('[data-action="resign"]').click()
+    page.locator('[data-action="confirm"]').click()
+    expect(page.locator(".end-overlay.resigned")).to_be_visible()
+    assert state(page)["deal"] in known_winnable("one-deck")
+
+
 def test_hint_and_solution_playback(page: Page, server: str) -> None:
     moves, _ = foundation_order_game(page, server, 8)
     done = len(moves) - 8

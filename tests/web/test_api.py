@@ -21,9 +21,30 @@ from milligan.web.app import COOKIE, player_hash
 DATA = Path(__file__).parent / "data"
 DEAL_42 = ["QD", "6C", "9C", "5H", "AD", "TD", "8S", "4H"]
 GAME_KEYS = {
-    "variant", "deal", "columns", "foundations", "stock", "reprieve", "moved", "status", "moves",
-    "revision", "id", "legal", "can_undo", "can_redo", "unsettled", "hopeless", "safe",
-    "assisted", "hints", "created", "updated", "seconds", "title", "last",
+    "variant",
+    "deal",
+    "columns",
+    "foundations",
+    "stock",
+    "reprieve",
+    "moved",
+    "status",
+    "moves",
+    "revision",
+    "id",
+    "legal",
+    "can_undo",
+    "can_redo",
+    "unsettled",
+    "hopeless",
+    "safe",
+    "assisted",
+    "hints",
+    "created",
+    "updated",
+    "seconds",
+    "title",
+    "last",
 }
 
 
@@ -118,8 +139,13 @@ def test_create_without_a_body_is_a_random_classic_game(client: TestClient) -> N
 
 
 def test_create_with_custom_settings(client: TestClient) -> None:
-    settings = {"decks": 1, "columns": 6, "opening_rows": 2, "face_down_rows": 1,
-                "reprieve": "strict"}
+    settings = {
+        "decks": 1,
+        "columns": 6,
+        "opening_rows": 2,
+        "face_down_rows": 1,
+        "reprieve": "strict",
+    }
     game = new_game(client, variant=settings, deal=7)
     assert game["variant"] == settings
     assert game["title"] == "Custom Milligan"
@@ -277,8 +303,13 @@ def test_resign_ends_the_game(client: TestClient) -> None:
     assert_error(client.post(f"/api/games/{game['id']}/undo"), 409, "illegal")
     assert_error(client.post(f"/api/games/{game['id']}/restart"), 409, "illegal")
     record = client.get(f"/api/games/{game['id']}/record").json()
-    assert record == {"format": "milligan-record/1", "variant": "classic", "deal": 42,
-                      "moves": ["5>F"], "result": "resigned"}
+    assert record == {
+        "format": "milligan-record/1",
+        "variant": "classic",
+        "deal": 42,
+        "moves": ["5>F"],
+        "result": "resigned",
+    }
     assert client.get("/api/games?status=resigned").json()["games"][0]["id"] == game["id"]
     assert client.get("/api/games?status=playing").json() == {"games": []}
 
@@ -287,17 +318,22 @@ def test_resign_ends_the_game(client: TestClient) -> None:
 
 
 def test_import_a_record(client: TestClient) -> None:
-    record = {"format": "milligan-record/1", "variant": "classic", "deal": 42,
-              "moves": ["5>F", "S", "D"]}
+    record = {
+        "format": "milligan-record/1",
+        "variant": "classic",
+        "deal": 42,
+        "moves": ["5>F", "S", "D"],
+    }
     response = client.post("/api/games/import", json=record)
     assert response.status_code == 201
     game = response.json()
     assert game["moves"] == 3 and game["deal"] == 42 and game["stock"] == 88
     assert game["last"] == "D"
     order = [str(card) for card in Game.new("one-deck", 3).order]
-    game = client.post("/api/games/import", json={
-        "format": "milligan-record/1", "variant": "one-deck", "order": order, "moves": []
-    }).json()
+    game = client.post(
+        "/api/games/import",
+        json={"format": "milligan-record/1", "variant": "one-deck", "order": order, "moves": []},
+    ).json()
     assert game["deal"] is None and game["variant"] == "one-deck"
     resigned = client.post("/api/games/import", json=record | {"result": "resigned"}).json()
     assert resigned["status"] == "resigned"
@@ -310,18 +346,36 @@ def test_import_a_record(client: TestClient) -> None:
     [
         ({"format": "other/1", "variant": "classic", "deal": 1}, 422, "invalid"),
         ({"format": "milligan-record/1", "variant": "classic"}, 422, "invalid"),
-        ({"format": "milligan-record/1", "variant": "classic", "deal": 1, "order": ["AS"]},
-         422, "invalid"),
-        ({"format": "milligan-record/1", "variant": "classic", "order": ["AS", "XX"]},
-         422, "invalid"),
-        ({"format": "milligan-record/1", "variant": "classic", "deal": 42, "moves": ["D", "Q"]},
-         422, "invalid"),
-        ({"format": "milligan-record/1", "variant": "classic", "deal": 42, "moves": ["1>2"]},
-         409, "illegal"),
-        ({"format": "milligan-record/1", "variant": "classic", "deal": 42, "result": "won"},
-         422, "invalid"),
-        ({"format": "milligan-record/1", "variant": "classic", "deal": 42, "comment": "hi"},
-         422, "invalid"),
+        (
+            {"format": "milligan-record/1", "variant": "classic", "deal": 1, "order": ["AS"]},
+            422,
+            "invalid",
+        ),
+        (
+            {"format": "milligan-record/1", "variant": "classic", "order": ["AS", "XX"]},
+            422,
+            "invalid",
+        ),
+        (
+            {"format": "milligan-record/1", "variant": "classic", "deal": 42, "moves": ["D", "Q"]},
+            422,
+            "invalid",
+        ),
+        (
+            {"format": "milligan-record/1", "variant": "classic", "deal": 42, "moves": ["1>2"]},
+            409,
+            "illegal",
+        ),
+        (
+            {"format": "milligan-record/1", "variant": "classic", "deal": 42, "result": "won"},
+            422,
+            "invalid",
+        ),
+        (
+            {"format": "milligan-record/1", "variant": "classic", "deal": 42, "comment": "hi"},
+            422,
+            "invalid",
+        ),
     ],
 )
 def test_import_refuses_bad_records(
@@ -341,11 +395,25 @@ def test_win_a_game(client: TestClient) -> None:
     head, tail = record.moves[:-6], record.moves[-6:]
     moment = timestamp(games.clock())
     row = GameRow(
-        id="won-game-0123456789abc", player=player, variant=variant_text(record.variant),
-        deal=str(record.deal), order=None, secret=True, random=True,
-        moves=tuple(map(str, head)), redo=(), revision=len(head), status="playing",
-        assisted=False, hints=0, solutions=0, imported=False, seconds=100.0, created=moment,
-        updated=moment, finished=None,
+        id="won-game-0123456789abc",
+        player=player,
+        variant=variant_text(record.variant),
+        deal=str(record.deal),
+        order=None,
+        secret=True,
+        random=True,
+        moves=tuple(map(str, head)),
+        redo=(),
+        revision=len(head),
+        status="playing",
+        assisted=False,
+        hints=0,
+        solutions=0,
+        imported=False,
+        seconds=100.0,
+        created=moment,
+        updated=moment,
+        finished=None,
     )
     games.database.insert_game(row)
     assert replay(row).status == "playing"
@@ -431,8 +499,15 @@ def test_list_and_stats_are_per_player(new_client: Callable[[], TestClient]) -> 
     stats = alice.get("/api/stats").json()["variants"]
     assert set(stats) >= {"classic", "spanish", "improved", "one-deck", "strict"}
     assert stats["strict"] == {
-        "played": 1, "won": 0, "win_percent": 0.0, "current_streak": 0, "best_streak": 0,
-        "best_time": None, "fewest_moves": None, "hints": 0, "solutions": 0,
+        "played": 1,
+        "won": 0,
+        "win_percent": 0.0,
+        "current_streak": 0,
+        "best_streak": 0,
+        "best_time": None,
+        "fewest_moves": None,
+        "hints": 0,
+        "solutions": 0,
     }
     assert bob.get("/api/stats").json()["variants"]["strict"]["played"] == 0
     assert_error(alice.get("/api/games?status=nonsense"), 422, "invalid")
@@ -444,8 +519,15 @@ def test_variants(client: TestClient) -> None:
     variants = client.get("/api/variants").json()
     assert [v["id"] for v in variants] == ["classic", "spanish", "improved", "one-deck", "strict"]
     improved = variants[2]
-    assert improved == {"id": "improved", "title": "Improved Miss Milligan", "decks": 2,
-                        "columns": 8, "opening_rows": 3, "face_down_rows": 2, "reprieve": "free"}
+    assert improved == {
+        "id": "improved",
+        "title": "Improved Miss Milligan",
+        "decks": 2,
+        "columns": 8,
+        "opening_rows": 3,
+        "face_down_rows": 2,
+        "reprieve": "free",
+    }
     assert Variant.named("improved").opening_rows == improved["opening_rows"]
 
 
@@ -456,9 +538,13 @@ def test_oversized_bodies_are_refused(client: TestClient) -> None:
     game = new_game(client)
     big = json.dumps({"move": "5>F", "expect": 0, "pad": "x" * 20_000}).encode()
     assert_error(
-        client.post(f"/api/games/{game['id']}/moves", content=big,
-                    headers={"content-type": "application/json"}),
-        413, "too_large",
+        client.post(
+            f"/api/games/{game['id']}/moves",
+            content=big,
+            headers={"content-type": "application/json"},
+        ),
+        413,
+        "too_large",
     )
 
     def chunks() -> Any:  # no Content-Length: the server has to count
@@ -481,8 +567,8 @@ def test_unknown_routes_are_json_404(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/play", "/play/classic", "/play/classic/42", "/game/abc", "/rules", "/stats",
-             "/about"]
+    "path",
+    ["/", "/play", "/play/classic", "/play/classic/42", "/game/abc", "/rules", "/stats", "/about"],
 )
 def test_pages_are_the_single_page_app(client: TestClient, path: str) -> None:
     response = client.get(path)
@@ -494,8 +580,14 @@ def test_pages_are_the_single_page_app(client: TestClient, path: str) -> None:
 
 def test_the_openapi_page(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
-    for path in ("/api/games", "/api/games/{game_id}/moves", "/api/games/import", "/api/stats",
-                 "/api/games/{game_id}/hint", "/api/games/{game_id}/solution"):
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}/moves",
+        "/api/games/import",
+        "/api/stats",
+        "/api/games/{game_id}/hint",
+        "/api/games/{game_id}/solution",
+    ):
         assert path in schema["paths"], path
     assert client.get("/docs").status_code == 200
 
@@ -507,3 +599,22 @@ def test_a_server_failure_is_still_json(app: Any, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(app.state.games.database, "game", broken)
     with TestClient(app, raise_server_exceptions=False) as client:
         assert_error(client.get("/api/games/abc"), 500, "internal")
+
+
+def test_a_random_winnable_deal_stays_secret_until_the_end(client: TestClient) -> None:
+    from milligan.survey.results import known_winnable
+
+    proven = known_winnable("one-deck")
+    assert proven, "the package ships the survey's proven-won deals"
+    game = new_game(client, variant="one-deck", winnable=True)
+    assert game["deal"] is None and game["status"] == "playing"
+    finished = client.post(f"/api/games/{game['id']}/resign").json()
+    assert finished["deal"] in proven
+    custom = {"decks": 1, "columns": 3, "opening_rows": 1, "face_down_rows": 0, "reprieve": "free"}
+    body = assert_error(
+        client.post("/api/games", json={"variant": custom, "winnable": True}), 501, "not_available"
+    )
+    assert "proven winnable" in body["message"]
+    assert_error(
+        client.post("/api/games", json={"variant": "classic", "winnable": "yes"}), 422, "invalid"
+    )

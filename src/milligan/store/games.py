@@ -15,7 +15,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -186,10 +186,25 @@ class Games:
             finished=moment if status != "playing" else None,
         )
 
-    def create(self, player: str, variant: Variant, deal: int | None = None) -> Live:
-        """A new game of ``deal`` (a secret random number when None), saved."""
+    def create(
+        self,
+        player: str,
+        variant: Variant,
+        deal: int | None = None,
+        choose_from: Sequence[int] = (),
+    ) -> Live:
+        """A new game of ``deal``, saved.
+
+        Without ``deal`` the number is random and kept secret: any number, or
+        one of ``choose_from`` when it is given (e.g. proven-winnable deals).
+        """
         random = deal is None
-        number = secrets.randbits(64) if deal is None else deal
+        if deal is not None:
+            number = deal
+        elif choose_from:
+            number = secrets.choice(choose_from)
+        else:
+            number = secrets.randbits(64)
         game = Game(variant, deal=number)
         row = self._new_row(player, game, random=random, imported=False)
         self.database.insert_game(row)
@@ -269,8 +284,9 @@ class Games:
                 raise
             return present(self._save(live, live.row))
 
-    def count_help(self, player: str, game_id: str, *, hint: bool = False,
-                   solution: bool = False) -> Live:
+    def count_help(
+        self, player: str, game_id: str, *, hint: bool = False, solution: bool = False
+    ) -> Live:
         """Count a hint, or a shown solution (which marks the game assisted)."""
         with self._lock(game_id):
             live = self._live(player, game_id)

@@ -328,3 +328,33 @@ def winnable_deals(path: str | Path | None, variant: Variant | str) -> list[int]
     except sqlite3.Error as error:
         raise ResultsError(f"cannot read results file {path}: {error}") from None
     return sorted(_deal_from_db(row[0]) for row in rows)
+
+
+#: Proven-won deals of the project's own survey (docs/data), shipped with the package.
+BUNDLED = Path(__file__).with_name("winnable.json")
+
+
+def bundle_winnable(path: str | Path, out: str | Path = BUNDLED) -> dict[str, list[int]]:
+    """Write the proven-won deals of every variant in ``path`` to ``out`` (JSON).
+
+    After the committed survey grows, refresh the list shipped with the package:
+    ``python3 -c "from milligan.survey.results import bundle_winnable;
+    bundle_winnable('docs/data/survey.sqlite3')"``.
+    """
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        keys = [row[0] for row in db.execute("SELECT DISTINCT variant FROM results")]
+    finally:
+        db.close()
+    bundle = {key: winnable_deals(path, key) for key in sorted(keys, key=_variant_order)}
+    Path(out).write_text(json.dumps(bundle, separators=(",", ":")) + "\n", encoding="utf-8")
+    return bundle
+
+
+def known_winnable(variant: Variant | str) -> list[int]:
+    """Proven-won deals: the shipped list plus the user's own survey results."""
+    key = variant if isinstance(variant, str) else variant_key(variant)
+    shipped: list[int] = []
+    if BUNDLED.exists():
+        shipped = json.loads(BUNDLED.read_text(encoding="utf-8")).get(key, [])
+    return sorted(set(shipped).union(winnable_deals(None, key)))

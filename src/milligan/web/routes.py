@@ -188,11 +188,17 @@ def _must_be_playing(game: Game, what: str) -> None:
 @router.get("/variants", response_model=list[VariantPublic])
 def list_variants() -> JSONResponse:
     """The named variants and their settings."""
-    return _reply([
-        {"id": name, "title": TITLES[name]}
-        | {k: getattr(variant, k) for k in VariantPublic.model_fields if k not in ("id", "title")}
-        for name, variant in PRESETS.items()
-    ])
+    return _reply(
+        [
+            {"id": name, "title": TITLES[name]}
+            | {
+                k: getattr(variant, k)
+                for k in VariantPublic.model_fields
+                if k not in ("id", "title")
+            }
+            for name, variant in PRESETS.items()
+        ]
+    )
 
 
 @router.post("/games", status_code=201, response_model=GamePublic)
@@ -202,7 +208,14 @@ def create_game(
     """Start a game. Without ``deal`` the number is random and kept secret until the end."""
     body = body or GameCreate()
     variant = Variant.from_json(body.variant)
-    live = games.create(player, variant, body.deal)
+    choose_from: list[int] = []
+    if body.winnable and body.deal is None:
+        from milligan.survey.results import known_winnable
+
+        choose_from = known_winnable(variant)
+        if not choose_from:
+            raise ApiError(501, "not_available", f"no deal of {variant} is proven winnable yet")
+    live = games.create(player, variant, body.deal, choose_from)
     return _reply(game_json(live), 201)
 
 
@@ -316,11 +329,13 @@ def hint(
     if move is None:  # no sampled deal was won: a move that can never hurt, if there is one
         safe = solver.safe_auto_moves(position)
         move = safe[0] if safe else None
-    return _reply({
-        "move": str(move) if move is not None else None,
-        "win_chance": float(found.win_chance),
-        "samples": int(found.samples),
-    })
+    return _reply(
+        {
+            "move": str(move) if move is not None else None,
+            "win_chance": float(found.win_chance),
+            "samples": int(found.samples),
+        }
+    )
 
 
 @router.get(
@@ -343,11 +358,13 @@ def solution(
     )
     games.count_help(player, game_id, solution=True)
     result = str(getattr(solved.result, "value", solved.result)).lower()
-    return _reply({
-        "result": result if result in ("won", "lost") else "unknown",
-        "moves": [str(move) for move in solved.moves] if result == "won" else [],
-        "assisted": True,
-    })
+    return _reply(
+        {
+            "result": result if result in ("won", "lost") else "unknown",
+            "moves": [str(move) for move in solved.moves] if result == "won" else [],
+            "assisted": True,
+        }
+    )
 
 
 @router.get("/games/{game_id}/record")

@@ -35,6 +35,10 @@ class GameCreate(Body):
         description="0 to 2**64-1; without it the server picks a secret random number",
         examples=[42],
     )
+    winnable: bool = Field(
+        default=False,
+        description="without deal: pick the secret number among deals proven winnable",
+    )
 
 
 class MoveIn(Body):

@@ -46,8 +46,9 @@ async function call(method, path, body) {
 }
 
 export const api = {
-  create: (variant, deal) =>
-    call("POST", "/api/games", deal === null || deal === undefined ? { variant } : { variant, deal }),
+  create: (variant, deal, winnable = false) =>
+    call("POST", "/api/games", deal === null || deal === undefined
+      ? (winnable ? { variant, winnable } : { variant }) : { variant, deal }),
   game: (id) => call("GET", `/api/games/${encodeURIComponent(id)}`),
   playing: () => call("GET", "/api/games?status=playing"),
   move: (id, move, expect) =>

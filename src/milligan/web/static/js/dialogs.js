@@ -67,6 +67,8 @@ export function openNewGameDialog(app, current) {
         variantTitle(key))));
     const random = h("input", { type: "radio", name: "deal-kind", id: "deal-random",
       value: "random", checked: true });
+    const winnable = h("input", { type: "radio", name: "deal-kind", id: "deal-winnable",
+      value: "winnable" });
     const numbered = h("input", { type: "radio", name: "deal-kind", id: "deal-numbered",
       value: "numbered" });
     const number = h("input", { type: "number", id: "deal-number", min: "0", step: "1",
@@ -77,6 +79,8 @@ export function openNewGameDialog(app, current) {
       h("label", { for: "new-variant" }, t("Variant")), select,
       h("fieldset", {}, h("legend", {}, t("Deal")),
         h("div", { class: "radio" }, random, h("label", { for: "deal-random" }, t("Random deal"))),
+        h("div", { class: "radio" }, winnable, h("label", { for: "deal-winnable" },
+          t("Random deal proven winnable"))),
         h("div", { class: "radio" }, numbered, h("label", { for: "deal-numbered" },
           t("Deal number")), number)),
       error,
@@ -98,7 +102,7 @@ export function openNewGameDialog(app, current) {
       settings.variant = select.value;
       saveSettings();
       try {
-        const game = await api.create(select.value, deal);
+        const game = await api.create(select.value, deal, winnable.checked);
         close();
         app.navigate(`/game/${game.id}`);
       } catch (problem) {
