@@ -20,7 +20,7 @@ from typing import Literal
 
 from milligan.cards import Card
 from milligan.deal import check_deal_number, check_order, deal_order
-from milligan.errors import IllegalMoveError
+from milligan.errors import IllegalMoveError, InvalidDealError
 from milligan.moves import Move
 from milligan.position import DEAD_END_LIMIT, LegalMoves, Position
 from milligan.variants import Variant
@@ -48,7 +48,7 @@ class Game:
     ) -> None:
         self.variant = Variant.named(variant) if isinstance(variant, str) else variant
         if (deal is None) == (order is None):
-            raise ValueError("a game comes from a deal number or an explicit order, not both")
+            raise InvalidDealError("a game comes from a deal number or an explicit order, not both")
         if deal is not None:
             self.deal: int | None = check_deal_number(deal)
             self.order: tuple[Card, ...] = deal_order(self.variant, deal)
