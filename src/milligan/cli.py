@@ -224,7 +224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.handler(args)
     except MilliganError as error:
-        print(f"milligan {args.command}: error: {error}", file=sys.stderr)
+        message = " ".join(str(error).split())  # always one line
+        print(f"milligan {args.command}: error: {message}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print(file=sys.stderr)
