@@ -97,8 +97,8 @@ class Game:
         return tuple(reversed(self._redo))
 
     def legal_moves(self) -> LegalMoves:
-        """The current position's legal moves (none once resigned)."""
-        if self.resigned:
+        """The current position's legal moves (none once won or resigned)."""
+        if self.resigned or self.position.is_won():
             return LegalMoves(())
         return self.position.legal_moves()
 
@@ -148,6 +148,9 @@ class Game:
             move = Move.parse(move)
         if self.resigned:
             raise IllegalMoveError(str(move), "the game is over: it was resigned")
+        if self.position.is_won():
+            # The winning move may open a reprieve (§5); there is nothing left to play.
+            raise IllegalMoveError(str(move), "the game is over: it is won")
         after = self.position.apply(move)
         self._positions.append(after)
         self._moves.append(move)

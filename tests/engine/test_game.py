@@ -77,3 +77,24 @@ def test_status_playing_while_progress_is_possible() -> None:
         game.play(move)
         assert game.status == "playing"
     assert [str(m) for m in game.legal_moves()] == ["2>F"]
+
+
+def test_nothing_is_played_after_a_win() -> None:
+    # One column, a deck in foundation order: the last card up wins (and empties the column).
+    order = [f"{rank}{suit}" for suit in "CDHS" for rank in "A23456789TJQK"]
+    variant = {"decks": 1, "columns": 1, "opening_rows": 1, "face_down_rows": 0, "reprieve": "free"}
+    game = Record.from_dict(
+        {
+            "format": "milligan-record/1",
+            "variant": variant,
+            "order": order,
+            "moves": ["1>F", "S", "D"] * 51 + ["1>F"],
+        }
+    ).replay()
+    assert game.status == "won" and not game.legal_moves()
+    with pytest.raises(IllegalMoveError, match="it is won"):
+        game.play("S")
+    with pytest.raises(IllegalMoveError, match="already won"):
+        game.resign()
+    game.undo()
+    assert game.status == "playing" and [str(m) for m in game.legal_moves()] == ["1>F"]
