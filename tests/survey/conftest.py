@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,3 +22,9 @@ def same_source_in_subprocesses(monkeypatch: pytest.MonkeyPatch) -> None:
     source = str(Path(milligan.__file__).resolve().parents[1])
     rest = os.environ.get("PYTHONPATH")
     monkeypatch.setenv("PYTHONPATH", source + (os.pathsep + rest if rest else ""))
+
+
+def run_survey_command(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``milligan survey ARGS`` in a real process, as a user runs it."""
+    command = [sys.executable, "-m", "milligan.cli", "survey", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,8 @@ from milligan.survey.results import (
 from milligan.survey.runner import SurveyError, parse_deals
 from milligan.survey.stats import percentile, wilson_interval
 from milligan.variants import Variant
+
+from .conftest import run_survey_command
 
 SMALL = Limits(timeout=1.0, max_positions=1000, max_memory_mb=256)
 LARGE = Limits(timeout=10.0, max_positions=None, max_memory_mb=256)
@@ -199,35 +199,14 @@ def test_report_command_and_plots(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite3"
     fixed_set(path)
     plots = tmp_path / "plots"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "milligan.cli",
-            "survey",
-            "report",
-            "--results",
-            str(path),
-            "--markdown",
-            "--plots",
-            str(plots),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = run_survey_command("report", "--results", str(path), "--markdown", "--plots", str(plots))
     assert run.returncode == 0, run.stderr
     assert "| one-deck | 10 (1–10) | 6 | 3 | 1 | 60.0% |" in run.stdout
     for stem in ["solve-times", "decided-vs-limit", "decided-vs-positions", "win-rate"]:
         png = plots / f"{stem}.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"<svg" in (plots / f"{stem}.svg").read_bytes()[:1000]
-    table = subprocess.run(
-        [sys.executable, "-m", "milligan.cli", "survey", "report", "--results", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    table = run_survey_command("report", "--results", str(path))
     assert table.returncode == 0, table.stderr
     assert "one-deck" in table.stdout and "60.0%" in table.stdout
 
@@ -239,10 +218,7 @@ def test_report_updates_the_table_of_a_document(tmp_path: Path) -> None:
     document.write_text(
         "# Title\n\n<!-- survey-table -->\nold table\n<!-- /survey-table -->\nEnd\n"
     )
-    command = [sys.executable, "-m", "milligan.cli", "survey", "report", "--results", str(path)]
-    run = subprocess.run(
-        [*command, "--update", str(document)], capture_output=True, text=True, timeout=60
-    )
+    run = run_survey_command("report", "--results", str(path), "--update", str(document))
     assert run.returncode == 0, run.stderr
     text = document.read_text()
     assert "old table" not in text and text.startswith(
@@ -251,47 +227,17 @@ def test_report_updates_the_table_of_a_document(tmp_path: Path) -> None:
     assert "| one-deck | 10 (1–10) | 6 | 3 | 1 | 60.0% |" in text
     assert text.endswith("|\n<!-- /survey-table -->\nEnd\n")
     document.write_text("no markers")
-    refused = subprocess.run(
-        [*command, "--update", str(document)], capture_output=True, text=True, timeout=60
-    )
+    refused = run_survey_command("report", "--results", str(path), "--update", str(document))
     assert refused.returncode == 2 and "survey-table" in refused.stderr
 
 
 def test_winnable_and_report_commands_need_a_results_file(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite3"
     fixed_set(path)
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "milligan.cli",
-            "survey",
-            "winnable",
-            "--variant",
-            "one-deck",
-            "--results",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = run_survey_command("winnable", "--variant", "one-deck", "--results", str(path))
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["1", "2", "4", "6", "8", "10"]
-    missing = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "milligan.cli",
-            "survey",
-            "report",
-            "--results",
-            str(tmp_path / "none.sqlite3"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    missing = run_survey_command("report", "--results", str(tmp_path / "none.sqlite3"))
     assert missing.returncode == 2
     assert "no results file" in missing.stderr
 

@@ -28,6 +28,8 @@ from milligan.survey.results import Limits, Result, ResultStore
 from milligan.survey.runner import Lost, Task, run_survey
 from milligan.variants import Variant
 
+from .conftest import run_survey_command
+
 pytestmark = pytest.mark.timeout(120)
 
 LIMITS = ["--timeout", "20", "--max-positions", "2000", "--max-memory", "200"]
@@ -121,22 +123,7 @@ def test_local_pool_keeps_winning_lines(tmp_path: Path) -> None:
     verdict, solution = verdicts[2]
     assert verdict == "won" and solution, "--solutions keeps the winning line"
     # The rows of the web's "winnable deals only".
-    listed = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "milligan.cli",
-            "survey",
-            "winnable",
-            "--variant",
-            "strict",
-            "--results",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    listed = run_survey_command("winnable", "--variant", "strict", "--results", str(path))
     assert listed.returncode == 0 and "2" in listed.stdout.split()
 
 
