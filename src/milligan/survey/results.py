@@ -11,6 +11,7 @@ The web server's "winnable deals only" option reads :func:`winnable_deals`.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sqlite3
@@ -341,12 +342,9 @@ def bundle_winnable(path: str | Path, out: str | Path = BUNDLED) -> dict[str, li
     ``python3 -c "from milligan.survey.results import bundle_winnable;
     bundle_winnable('docs/data/survey.sqlite3')"``.
     """
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        keys = [row[0] for row in db.execute("SELECT DISTINCT variant FROM results")]
-    finally:
-        db.close()
-    bundle = {key: winnable_deals(path, key) for key in sorted(keys, key=_variant_order)}
+    with ResultStore(path) as store:
+        keys = store.variants()
+    bundle = {key: winnable_deals(path, key) for key in keys}
     Path(out).write_text(json.dumps(bundle, separators=(",", ":")) + "\n", encoding="utf-8")
     return bundle
 
@@ -354,7 +352,13 @@ def bundle_winnable(path: str | Path, out: str | Path = BUNDLED) -> dict[str, li
 def known_winnable(variant: Variant | str) -> list[int]:
     """Proven-won deals: the shipped list plus the user's own survey results."""
     key = variant if isinstance(variant, str) else variant_key(variant)
-    shipped: list[int] = []
-    if BUNDLED.exists():
-        shipped = json.loads(BUNDLED.read_text(encoding="utf-8")).get(key, [])
-    return sorted(set(shipped).union(winnable_deals(None, key)))
+    return sorted(set(_shipped().get(key, ())).union(winnable_deals(None, key)))
+
+
+@functools.cache
+def _shipped() -> dict[str, list[int]]:
+    """The list shipped with the package, read once."""
+    if not BUNDLED.exists():
+        return {}
+    shipped: dict[str, list[int]] = json.loads(BUNDLED.read_text(encoding="utf-8"))
+    return shipped
