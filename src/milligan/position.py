@@ -236,10 +236,14 @@ class Position:
         # STOP
         if self.reprieve is None:
             raise IllegalMoveError("S", "no reprieve is open")
+        return self._closed("S")
+
+    def _closed(self, move: str) -> Position:
+        """This position with its reprieve closed by ``move``, if it is settled (§5)."""
         unsettled = self.unsettled()
         if unsettled:
             raise IllegalMoveError(
-                "S",
+                move,
                 f"the reprieve cannot end while cards are out of place: "
                 f"{self.describe_places(unsettled)}",
                 unsettled,
@@ -349,17 +353,7 @@ class Position:
                     raise IllegalMoveError(str(move), strict_refusal)
         after = self._move_cards(a, k, b)
         if self.reprieve is not None and self.reprieve == b + 1:
-            unsettled = after.unsettled()
-            if unsettled:
-                raise IllegalMoveError(
-                    str(move),
-                    f"the reprieve cannot end while cards are out of place: "
-                    f"{after.describe_places(unsettled)}",
-                    unsettled,
-                )
-            return Position(
-                after.variant, after.columns, after.face_down, after.foundations, after.stock
-            )
+            return after._closed(str(move))  # a King-led run into the reprieve column
         return after
 
     def _move_cards(self, a: int, k: int, b: int) -> Position:

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,11 +152,6 @@ class Record:
         return game
 
 
-def read_record(text: str | bytes) -> Record:
-    """Read a record from JSON text (same as :meth:`Record.from_json`)."""
-    return Record.from_json(text)
-
-
 # -- the JSON position (§8) ---------------------------------------------------------
 
 
@@ -200,8 +195,3 @@ def game_to_json(game: Game, *, hide_deal: bool = False) -> dict[str, Any]:
         moves=len(game.moves),
         revision=game.revision,
     )
-
-
-def moves_to_json(moves: Sequence[Move]) -> list[str]:
-    """Moves as their notation."""
-    return [str(move) for move in moves]
