@@ -17,7 +17,7 @@ the engine's "moved" marks of settled cards never matter.
 
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from posix.mman cimport mmap, munmap, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED, PROT_READ, PROT_WRITE
 
 import time
@@ -40,6 +40,12 @@ cdef enum:
     FREE_BIT = 16777216
     RECENT = 16384
     START_BUCKETS = 65536
+    PLAN_BIT = 1073741824   # a move-buffer entry that starts a plan: PLAN_BIT | length
+    PLAN_MAX = 160          # primitive moves per plan
+    MAX_PLANS = 40          # plans per reprieve
+    PLAN_VISITS = 512       # intermediate positions remembered while planning
+    EMPTY_MAX = 6           # the tallest column an "empty it" goal takes on
+    ROOM = 3100 + MAX_PLANS * (PLAN_MAX + 1)
 
 cdef uint8_t RANK[64]
 cdef uint8_t SUIT[64]
@@ -163,6 +169,26 @@ cdef class Core:
     cdef uint8_t *undo
     cdef public long long positions
     cdef public bint incomplete
+    # the reprieve planner (see _plans)
+    cdef public bint planner
+    cdef public int plan_goals      # goals chained in one plan
+    cdef public int plan_work       # primitive moves tried while planning one reprieve
+    cdef Frame pframes[PLAN_MAX]
+    cdef int32_t pmoves[PLAN_MAX]
+    cdef int plen, pwork, nplans, nvisits, pfound0
+    cdef int32_t *pbuf
+    cdef int plens[MAX_PLANS]
+    cdef int pscore[MAX_PLANS]
+    cdef uint64_t pkey1[MAX_PLANS]
+    cdef uint64_t pkey2[MAX_PLANS]
+    cdef uint64_t vkey1[PLAN_VISITS]
+    cdef uint64_t vkey2[PLAN_VISITS]
+    cdef public long long plans_made
+    # the staged search (see stage)
+    cdef int base, width
+    cdef bint staging
+    cdef list cands
+    cdef long long threshold
 
     def __cinit__(self, int decks, int ncols, int rule, list columns, list face_down,
                   list foundations, list stock, int reprieve, long long table_bytes):
@@ -176,6 +202,7 @@ cdef class Core:
         self.frames = NULL
         self.moves = NULL
         self.undo = NULL
+        self.pbuf = NULL
         if ncols > MAXC or len(stock) >= MAXH:
             raise ValueError("position too large for the core")
         self.nflags = 0
@@ -228,12 +255,23 @@ cdef class Core:
         self.frames = <Frame *>malloc(MAX_DEPTH * sizeof(Frame))
         self.moves_cap = 65536
         self.moves = <int32_t *>malloc(self.moves_cap * sizeof(int32_t))
-        self.undo = <uint8_t *>malloc(MAX_DEPTH * MAXH)
-        if not self.table or not self.frames or not self.moves or not self.undo:
+        # the planner's undo bytes follow the DFS's
+        self.undo = <uint8_t *>malloc((MAX_DEPTH + PLAN_MAX) * MAXH)
+        self.pbuf = <int32_t *>malloc(MAX_PLANS * PLAN_MAX * sizeof(int32_t))
+        if (not self.table or not self.frames or not self.moves or not self.undo
+                or not self.pbuf):
             raise MemoryError()
         memset(self.recent, 0, sizeof(self.recent))
         self.positions = 0
         self.incomplete = False
+        self.planner = False
+        self.plan_goals = 2
+        self.plan_work = 2000
+        self.plen = 0
+        self.plans_made = 0
+        self.base = 0
+        self.staging = False
+        self.cands = []
 
     def __dealloc__(self):
         if self.table != NULL:
@@ -241,6 +279,7 @@ cdef class Core:
         free(self.frames)
         free(self.moves)
         free(self.undo)
+        free(self.pbuf)
 
     @property
     def table_bytes(self):
@@ -565,6 +604,269 @@ cdef class Core:
                 return 1
         return 0
 
+    # -- the reprieve planner ----------------------------------------------
+    #
+    # With ``planner`` set, a position inside a reprieve does not list single
+    # free moves.  Its children are *plans*: whole reprieves, each a concrete
+    # sequence of primitive moves that ends with the close (``S`` or a
+    # King-led run into the reprieve column).  Plans come from goals
+    # (notes/reprieve.md): dig out a card and send it to its foundation, dig
+    # out a King and close with it, or empty a short column.  Digging lifts the
+    # cards above the goal run by run, each onto a legal parent when one is
+    # free and onto a scratch pile otherwise; settling then moves every
+    # misplaced group onto a parent.  Up to ``plan_goals`` goals are chained, and
+    # every settled point reached becomes a plan.  The moves are applied here
+    # with the same _apply as the search, so a plan is a legal line by
+    # construction; the engine replays every reported win.  The planner does
+    # not list every outcome, so a pass that uses it proves wins only.
+
+    cdef inline bint _foundable(self, int card) noexcept:
+        cdef int s = SUIT[card], r = RANK[card]
+        return self.found[s][0] == r - 1 or self.found[s][1] == r - 1
+
+    cdef inline void _papply(self, int32_t m) noexcept:
+        self._apply(m, &self.pframes[self.plen], (MAX_DEPTH + self.plen) * MAXH)
+        self.pmoves[self.plen] = m
+        self.plen += 1
+        self.pwork += 1
+
+    cdef void _punwind(self, int mark) noexcept:
+        while self.plen > mark:
+            self.plen -= 1
+            self._undo(&self.pframes[self.plen])
+
+    cdef int _parent_column(self, int card, int a) noexcept:
+        """A column other than ``a`` whose top card takes ``card``; settled tops first."""
+        cdef int b, top, best = -1
+        for b in range(self.ncols):
+            if b == a or self.h[b] == 0:
+                continue
+            top = self.cols[b][self.h[b] - 1]
+            if CANGO[card][top & CARD]:
+                if not top & FLAG:
+                    return b
+                if best < 0:
+                    best = b
+        return best
+
+    cdef int _empty_column(self) noexcept:
+        """An empty column other than the reprieve column, or -1."""
+        cdef int b
+        for b in range(self.ncols):
+            if self.h[b] == 0 and b != self.rep:
+                return b
+        return -1
+
+    cdef int _scratch(self, int a) noexcept:
+        """Where a group from ``a`` with no parent waits: a pile of such groups first."""
+        cdef int b, best = -1, tallest = -1
+        for b in range(self.ncols):
+            if b == a or self.h[b] == 0:
+                continue
+            if self.cols[b][self.h[b] - 1] & FLAG:
+                return b
+            if self.h[b] > tallest:
+                tallest = self.h[b]
+                best = b
+        return best
+
+    cdef bint _lift(self, int a, int keep) noexcept:
+        """Take the cards above the lowest ``keep`` of column ``a`` off it."""
+        cdef int run, k, base, b
+        while self.h[a] > keep:
+            if self.plen >= PLAN_MAX - 2:
+                return False
+            if self._foundable(self.cols[a][self.h[a] - 1] & CARD):
+                self._papply(pack(K_FOUND, a, 1, 0))
+                continue
+            run = self._run(a)
+            k = self.h[a] - keep
+            if k > run:
+                k = run
+            base = self.cols[a][self.h[a] - k] & CARD
+            b = self._parent_column(base, a)
+            if b >= 0:
+                self._papply(pack(K_COLUMN, a, k, b))
+                continue
+            if RANK[base] == 13 and self.h[a] > k:
+                b = self._empty_column()
+                if b >= 0:
+                    self._papply(pack(K_COLUMN, a, k, b))
+                    continue
+            if self.rule == RULE_STRICT and k < run:
+                return False  # a strict free move may not split a run
+            b = self._scratch(a)
+            if b < 0:
+                return False
+            self._papply(pack(K_COLUMN, a, k, b) | FREE_BIT)
+        return True
+
+    cdef void _settle(self) noexcept:
+        """Move misplaced (flagged) groups onto parents, or up, while that helps."""
+        cdef bint changed = True
+        cdef int b, t, top, e
+        while changed and self.nflags > 0 and self.plen < PLAN_MAX - 2:
+            changed = False
+            for b in range(self.ncols):
+                if self.h[b] == 0 or self.plen >= PLAN_MAX - 2:
+                    continue
+                top = self.cols[b][self.h[b] - 1]
+                if top & FLAG and self._foundable(top & CARD):
+                    self._papply(pack(K_FOUND, b, 1, 0))
+                    changed = True
+                    continue
+                t = self.h[b] - 1
+                while t >= 0 and not self.cols[b][t] & FLAG:
+                    t -= 1
+                if t < 0 or self.h[b] - t > self._run(b):
+                    continue
+                e = self._parent_column(self.cols[b][t] & CARD, b)
+                if e < 0 and RANK[self.cols[b][t] & CARD] == 13:
+                    e = self._empty_column()
+                if e >= 0:
+                    self._papply(pack(K_COLUMN, b, self.h[b] - t, e))
+                    changed = True
+
+    cdef void _keep_plan(self, int32_t close) noexcept:
+        """Record the current line plus ``close`` as a plan, unless its outcome is known."""
+        cdef uint64_t k1, k2
+        cdef int i, n
+        if self.nplans >= MAX_PLANS or self.plen >= PLAN_MAX:
+            return
+        self._papply(close)
+        self._keys(&k1, &k2)
+        n = self.plen
+        for i in range(self.nplans):
+            if self.pkey1[i] == k1 and self.pkey2[i] == k2:
+                self._punwind(n - 1)
+                return
+        i = self.nplans
+        self.pkey1[i] = k1
+        self.pkey2[i] = k2
+        self.plens[i] = n
+        self.pscore[i] = self.nfound - self.pfound0
+        memcpy(self.pbuf + i * PLAN_MAX, self.pmoves, n * sizeof(int32_t))
+        self.nplans += 1
+        self._punwind(n - 1)
+
+    cdef void _emit(self) noexcept:
+        """Keep every close allowed now: ``S`` when settled, and each King-led run
+        (not a whole column) that holds every unsettled card, built into the
+        reprieve column."""
+        cdef int a, k, j, size, run, flags
+        if self.nflags == 0:
+            self._keep_plan(pack(K_STOP, 0, 0, 0))
+        for a in range(self.ncols):
+            size = self.h[a]
+            if a == self.rep or size == 0:
+                continue
+            run = self._run(a)
+            flags = 0
+            for k in range(1, run + 1):
+                if self.cols[a][size - k] & FLAG:
+                    flags += 1
+                if RANK[self.cols[a][size - k] & CARD] == 13:
+                    if k < size and flags == self.nflags:
+                        self._keep_plan(pack(K_COLUMN, a, k, self.rep))
+                    break
+
+    cdef bint _visited(self) noexcept:
+        cdef uint64_t k1, k2
+        cdef int i
+        self._keys(&k1, &k2)
+        for i in range(self.nvisits):
+            if self.vkey1[i] == k1 and self.vkey2[i] == k2:
+                return True
+        if self.nvisits < PLAN_VISITS:
+            self.vkey1[self.nvisits] = k1
+            self.vkey2[self.nvisits] = k2
+            self.nvisits += 1
+        return False
+
+    cdef void _plan(self, int depth) noexcept:
+        cdef int mark = self.plen
+        cdef int a, i, j, size
+        if self.pwork > self.plan_work or self.nplans >= MAX_PLANS or self._visited():
+            return
+        self._emit()
+        if depth >= self.plan_goals:
+            return
+        # goal 1: a card that can go up, dug out and sent up
+        for a in range(self.ncols):
+            size = self.h[a]
+            for i in range(size - 1, -1, -1):
+                if not self._foundable(self.cols[a][i] & CARD):
+                    continue
+                if self.plen + 2 * (size - i) + 8 >= PLAN_MAX:
+                    break
+                if (self._lift(a, i + 1) and self.h[a] == i + 1
+                        and self._foundable(self.cols[a][i] & CARD)):
+                    self._papply(pack(K_FOUND, a, 1, 0))
+                    self._settle()
+                    self._plan(depth + 1)
+                self._punwind(mark)
+                size = self.h[a]
+        # goal 2: a buried King dug out with its run, to close the reprieve with
+        for a in range(self.ncols):
+            size = self.h[a]
+            for i in range(size - self._run(a) - 1, 0, -1):
+                if RANK[self.cols[a][i] & CARD] != 13:
+                    continue
+                j = i
+                while j >= self.fd[a] and j + 1 < size and CANGO[self.cols[a][j + 1] & CARD][self.cols[a][j] & CARD]:
+                    j += 1
+                if self.plen + 2 * (size - j) + 8 >= PLAN_MAX:
+                    break
+                if self._lift(a, j + 1):
+                    self._settle()
+                    self._plan(depth + 1)
+                self._punwind(mark)
+        # goal 3: a short column emptied (its cards rehomed)
+        for a in range(self.ncols):
+            size = self.h[a]
+            if (a == self.rep or size == 0 or size > EMPTY_MAX
+                    or RANK[self.cols[a][0] & CARD] == 13):
+                continue
+            if self.plen + 2 * size + 8 >= PLAN_MAX:
+                continue
+            if self._lift(a, 0) and self.h[a] == 0:
+                self._settle()
+                self._plan(depth + 1)
+            self._punwind(mark)
+
+    cdef int _plans(self, int32_t at) noexcept:
+        """Write this reprieve's plans at ``at``, best first; returns the entries used."""
+        cdef int order[MAX_PLANS]
+        cdef int i, j, x, n = 0
+        cdef int32_t *out = self.moves + at
+        self.plen = 0
+        self.pwork = 0
+        self.nplans = 0
+        self.nvisits = 0
+        self.pfound0 = self.nfound
+        if self.nflags > 0:
+            self._settle()
+        self._plan(0)
+        self._punwind(0)
+        self.incomplete = True  # the plans are a selection: this pass proves wins only
+        self.plans_made += self.nplans
+        # most cards sent up first, then the shorter plan
+        for i in range(self.nplans):
+            x = i
+            j = i
+            while j > 0 and (self.pscore[order[j - 1]] < self.pscore[x] or (
+                    self.pscore[order[j - 1]] == self.pscore[x]
+                    and self.plens[order[j - 1]] > self.plens[x])):
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = x
+        for i in range(self.nplans):
+            x = order[i]
+            out[n] = PLAN_BIT | self.plens[x]
+            memcpy(out + n + 1, self.pbuf + x * PLAN_MAX, self.plens[x] * sizeof(int32_t))
+            n += self.plens[x] + 1
+        return n
+
     cdef int _generate(self, int32_t at) noexcept:
         """Write this node's moves at ``at``; returns how many (ordered)."""
         cdef int n = 0, a, b, k, run, size, i, card, top, s, r, flags, j, level
@@ -576,6 +878,8 @@ cdef class Core:
         cdef int32_t *out = self.moves + at
         cdef bint free_moves = self.rep >= 0
         cdef bint stock_left = self.stock_pos < self.stock_n
+        if self.planner and self.rep >= 0:
+            return self._plans(at)
         a = self._safe_move()
         if a >= 0:
             out[0] = pack(K_FOUND, a, 1, 0)
@@ -670,14 +974,14 @@ cdef class Core:
                                 continue  # already a build
                             out[n] = pack(K_COLUMN, a, k, b) | FREE_BIT
                             n += 1
-        if self.rep < 0 and stock_left:
+        if self.rep < 0 and stock_left and not self.staging:
             out[n] = pack(K_DEAL, 0, 0, 0)
             n += 1
         return n
 
     cdef bint _room(self, int32_t at) except -1:
         """Make room for one node's moves at ``at``; False when the cap is reached."""
-        cdef int32_t need = at + MAXC * MAXC + 2 * MAXH * MAXC + 8
+        cdef int32_t need = at + ROOM
         cdef int32_t cap = self.moves_cap
         cdef int32_t *grown
         if need <= cap:
@@ -699,56 +1003,213 @@ cdef class Core:
         ``moves`` are (kind, source, count, target) tuples with 0-based columns.
         ``max_positions`` < 0 means no limit; ``deadline`` < 0 means none.
         """
-        cdef int d = 0
-        cdef Frame *f
-        cdef int32_t m, n, undo_at
-        cdef long long limit = max_positions
         if self.nfound == self.total:
             return "won", []
-        self._seen_or_add()
-        self.frames[0].start = 0
+        self.positions = 0
+        return self._dfs(0, max_positions, deadline, progress, began)
+
+    def plans(self):
+        """The planner's plans for the current position (inside a reprieve), best first.
+
+        Each plan is a list of (kind, source, count, target) moves, columns
+        from 0, ending with the close.  For tests and inspection.
+        """
+        cdef int n, i = 0, length
+        cdef int32_t m
+        cdef list out = []
+        if self.rep < 0 or not self._room(0):
+            return out
+        n = self._plans(0)
+        while i < n:
+            length = self.moves[i] & 65535
+            plan = []
+            for m in self.moves[i + 1:i + 1 + length]:
+                plan.append((m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15))
+            out.append(plan)
+            i += length + 1
+        return out
+
+    # -- staged search ------------------------------------------------------
+    #
+    # A deal splits the game into stages.  ``stage`` searches one stage from
+    # the current position without dealing and keeps the ``width`` best
+    # positions in which the next deal could be made (see _score); the driver
+    # (compiled.staged) deals in each and goes on with the best of them.  It
+    # is a selection, so it proves wins only.
+
+    def goto(self, list moves):
+        """Play packed moves from the start position (undone by ``back``)."""
+        cdef int i
+        self.back()
+        for i in range(len(moves)):
+            self.frames[i].start = 0
+            self.frames[i].end = 0
+            self.frames[i].next = 0
+            self._apply(moves[i], &self.frames[i], i * MAXH)
+        self.base = len(moves)
+
+    def back(self):
+        """Return to the start position."""
+        self._unwind(self.base - 1, 0)
+        self.base = 0
+
+    @property
+    def stock_left(self):
+        return self.stock_n - self.stock_pos
+
+    def stage(self, long long max_positions, double deadline, int width):
+        """Search the current stage: ("won", moves, []) or (verdict, None, candidates).
+
+        ``candidates`` are (score, packed moves from the start) of positions
+        where a deal is allowed, best first, at most ``width``.
+        """
+        self.staging = True
+        self.width = width
+        self.cands = []
+        self.threshold = -1 << 60
+        try:
+            verdict, path = self._dfs(self.base, max_positions, deadline, None, 0.0)
+        finally:
+            self.staging = False
+        self.cands.sort(reverse=True)
+        return verdict, path, self.cands[:width]
+
+    cdef void _consider(self, int top) except *:
+        """Keep the current position as a stage candidate if it scores high enough."""
+        cdef long long score
+        cdef int i
+        if self.rep >= 0 or self.stock_pos == self.stock_n:
+            return
+        score = self._score()
+        if len(self.cands) >= self.width and score <= self.threshold:
+            return
+        self.cands.append((score, [self.frames[i].move for i in range(top + 1)]))
+        if len(self.cands) >= 2 * self.width:
+            self.cands = sorted(self.cands, reverse=True)[:self.width]
+            self.threshold = self.cands[len(self.cands) - 1][0]
+
+    cdef long long _score(self) noexcept:
+        """How promising a position is to deal in (move order of the staged search only).
+
+        Cards up count most; cards lying off their parent (breaks) and the
+        depth of the shallowest copy of each card the foundations need next
+        count against; empty columns count for.
+        """
+        cdef long long score = 64 * self.nfound
+        cdef int a, j, s, want, depth, best, breaks = 0, empty = 0, copy
+        cdef int deepest[52]
+        for j in range(52):
+            deepest[j] = 1000
+        for a in range(self.ncols):
+            if self.h[a] == 0:
+                empty += 1
+                continue
+            for j in range(self.h[a]):
+                copy = self.cols[a][j] & CARD
+                depth = self.h[a] - 1 - j
+                if depth < deepest[copy]:
+                    deepest[copy] = depth
+                if j > 0 and (j <= self.fd[a] or not CANGO[copy][self.cols[a][j - 1] & CARD]):
+                    breaks += 1
+        score -= 8 * breaks
+        for s in range(4):
+            for j in range(2 if self.decks == 2 else 1):
+                want = self.found[s][j]
+                if want < 13:
+                    best = deepest[s * 13 + want]
+                    score -= best if best < 1000 else 12
+                if j == 0 and self.found[s][1] == want:
+                    break
+        return score + 16 * empty
+
+    cdef object _dfs(self, int base, long long limit, double deadline, object progress,
+                     double began):
+        cdef int d = base, top, i, length
+        cdef Frame *f
+        cdef Frame *g
+        cdef int32_t m, n, first
+        cdef list path
+        if self._seen_or_add():
+            return "lost", None
+        self.frames[base].start = 0
         if not self._room(0):
             return "unknown", None
         n = self._generate(0)
-        self.frames[0].end = n
-        self.frames[0].next = 0
-        self.positions = 1
+        self.frames[base].end = n
+        self.frames[base].next = 0
+        self.positions += 1
+        if self.staging:
+            self._consider(base - 1)
         while True:
             f = &self.frames[d]
             if f.next == f.end:
-                if d == 0:
+                if d == base:
                     return ("unknown" if self.incomplete else "lost"), None
                 d -= 1
                 self._undo(&self.frames[d])
                 continue
             m = self.moves[f.next]
-            f.next += 1
-            self._apply(m, f, d * MAXH)
-            if self.nfound == self.total:
-                return "won", self._path(d)
+            if m & PLAN_BIT:
+                # a plan: its moves go into frames d, d+1, ...; the frames after
+                # the first have no moves of their own, so backtracking unwinds
+                # the whole plan before frame d tries its next entry
+                length = m & 65535
+                first = f.next + 1
+                f.next += length + 1
+            else:
+                length = 1
+                first = f.next
+                f.next += 1
+            if d + length >= MAX_DEPTH:
+                self.incomplete = True
+                continue
+            for i in range(length):
+                g = &self.frames[d + i]
+                if i:
+                    g.start = f.end
+                    g.end = f.end
+                    g.next = f.end
+                self._apply(self.moves[first + i], g, (d + i) * MAXH)
+                if self.nfound == self.total:  # a plan may win before its close
+                    path = self._path(d + i)
+                    self._unwind(d + i, base)
+                    return "won", path
+            top = d + length - 1
             if self._seen_or_add():
-                self._undo(f)
+                self._unwind(top, d)
                 continue
             if limit >= 0 and self.positions >= limit:
-                self._undo(f)
+                self._unwind(top, base)
                 return "unknown", None
             if (self.positions & 4095) == 0:
                 now = time.monotonic()
                 if progress is not None:
                     progress(self.positions, now - began)
                 if deadline >= 0 and now > deadline:
-                    self._undo(f)
+                    self._unwind(top, base)
                     return "unknown", None
-            if d + 1 >= MAX_DEPTH or not self._room(f.end):
+            if top + 1 >= MAX_DEPTH or not self._room(f.end):
                 self.incomplete = True
-                self._undo(f)
+                self._unwind(top, d)
                 continue
-            d += 1
-            self.frames[d].start = f.end
-            n = self._generate(f.end)
-            self.frames[d].end = f.end + n
-            self.frames[d].next = f.end
+            n = f.end
+            d = top + 1
+            self.frames[d].start = n
+            self.frames[d].end = n + self._generate(n)
+            self.frames[d].next = n
             self.positions += 1
+            if self.staging:
+                self._consider(top)
+
+    cdef void _unwind(self, int top, int d) noexcept:
+        """Undo the moves held by frames ``top`` down to ``d``.
+
+        Frames without a move range of their own hold the later moves of a
+        plan; every frame from ``d`` to ``top`` holds exactly one applied move.
+        """
+        while top >= d:
+            self._undo(&self.frames[top])
+            top -= 1
 
     cdef list _path(self, int d):
         cdef list out = []

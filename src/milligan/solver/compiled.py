@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from milligan.cards import Card
 from milligan.moves import DEAL, STOP, Move
@@ -19,10 +20,28 @@ AVAILABLE = _core is not None
 _RULES = {"none": 0, "free": 1, "strict": 2}
 #: The card byte's "moved and not yet settled" bit (see _core.pyx).
 FLAG = 64
-#: The first pass allows this many free moves per reprieve ...
+#: The complete search's first pass allows this many free moves per reprieve ...
 FIRST_PASS_FREE_MOVES = 3
-#: ... and gets 1/FIRST_PASS_SHARE of the position and time budget.
+#: ... and gets 1/FIRST_PASS_SHARE of what the staged search left.
 FIRST_PASS_SHARE = 2
+#: Rounds of the staged search: (how a reprieve is explored, beam width,
+#: positions per beam position).  "plan": the planner's outcomes; "cap": free
+#: moves one by one, at most FIRST_PASS_FREE_MOVES per reprieve.
+STAGED_ROUNDS = (
+    ("plan", 100, 1000),
+    ("cap", 100, 1000),
+    ("plan", 400, 1500),
+    ("cap", 400, 1500),
+    ("plan", 1500, 2000),
+    ("cap", 1500, 2000),
+)
+#: The staged search's share of the position and time budget.
+STAGED_SHARE = 0.75
+#: Each beam position passes on at most this many candidates.
+KEEP = 6
+#: The last stage (no stock left) gets this many times the per-position budget.
+LAST_STAGE = 8
+PACKED_DEAL = 2
 
 
 def card_code(card: Card) -> int:
@@ -66,39 +85,142 @@ def search(
     max_memory_mb: int,
     progress: Callable[[int, float], None] | None,
 ) -> tuple[str, tuple[Move, ...], int]:
-    """Run the compiled DFS: (verdict, moves, expanded positions)."""
+    """Staged rounds (wins only), then the complete DFS: (verdict, moves, positions)."""
     assert _core is not None
     began = time.monotonic()
-    deadline = -1.0 if timeout is None else began + timeout
     arguments = encode(start)
     table = max_memory_mb * 1024 * 1024
     spent = 0
+
+    def budget(share: float) -> tuple[int, float]:
+        """A position limit (-1: none) and a deadline (-1: none) for a share of what is left."""
+        limit = -1 if max_positions is None else max(1, int((max_positions - spent) * share))
+        if timeout is None:
+            return limit, -1.0
+        return limit, time.monotonic() + (began + timeout - time.monotonic()) * share
+
+    def report(positions: int, seconds: float) -> None:
+        if progress is not None:
+            progress(spent + positions, seconds)
+
+    staged_limit, staged_deadline = budget(STAGED_SHARE)
+    staged_end = -1 if staged_limit < 0 else spent + staged_limit
+    rounds = (
+        STAGED_ROUNDS
+        if arguments["rule"] != _RULES["none"]
+        else tuple(r for r in STAGED_ROUNDS if r[0] == "cap")
+    )
+    for mode, width, per_position in rounds:
+        left = -1 if staged_end < 0 else staged_end - spent
+        if left == 0 or (staged_deadline >= 0 and time.monotonic() >= staged_deadline):
+            break
+        core = _core.Core(table_bytes=table, **arguments)
+        verdict, path = staged(core, mode, width, per_position, left, staged_deadline, report)
+        spent += int(core.positions)
+        del core
+        if verdict == "won":
+            return "won", _moves(path), spent
+        if max_positions is not None and spent >= max_positions:
+            return "unknown", (), spent
+    return complete(
+        arguments,
+        table,
+        timeout=timeout,
+        began=began,
+        max_positions=max_positions,
+        spent=spent,
+        progress=progress,
+    )
+
+
+def staged(
+    core: Any,
+    mode: str,
+    width: int,
+    per_position: int,
+    limit: int,
+    deadline: float,
+    report: Callable[[int, float], None],
+) -> tuple[str, list[tuple[int, int, int, int]] | None]:
+    """One round of the staged search: a beam of ``width`` positions from deal to deal.
+
+    In each stage, every beam position gets a DFS of ``per_position``
+    positions that never deals and passes on its best ``KEEP`` positions in
+    which a deal is allowed (scored by the core).  The best ``width`` of all
+    of them are dealt in and make the next stage's beam.  The last stage
+    (stock empty) searches for the win.  Returns ("won", moves) or
+    ("unknown", None); a round never proves a loss.
+    """
+    if mode == "plan":
+        core.planner = True
+        core.plan_goals = 1
+        core.plan_work = 500
+    else:
+        core.max_free = FIRST_PASS_FREE_MOVES
+    began = time.monotonic()
+    beam: list[list[int]] = [[]]
+    while beam:
+        candidates: list[tuple[int, list[int]]] = []
+        for path in beam:
+            if limit >= 0 and core.positions >= limit:
+                return "unknown", None
+            if deadline >= 0 and time.monotonic() >= deadline:
+                return "unknown", None
+            core.goto(path)
+            last = core.stock_left == 0
+            stop = core.positions + per_position * (LAST_STAGE if last else 1)
+            if limit >= 0:
+                stop = min(stop, limit)
+            verdict, won, found = core.stage(stop, deadline, KEEP)
+            core.back()
+            report(int(core.positions), time.monotonic() - began)
+            if verdict == "won":
+                return "won", won
+            candidates.extend(found)
+        candidates.sort(key=lambda candidate: -candidate[0])
+        beam = [path + [PACKED_DEAL] for _, path in candidates[:width]]
+    return "unknown", None
+
+
+def complete(
+    arguments: dict[str, object],
+    table: int,
+    *,
+    timeout: float | None,
+    began: float,
+    max_positions: int | None,
+    spent: int,
+    progress: Callable[[int, float], None] | None,
+) -> tuple[str, tuple[Move, ...], int]:
+    """The complete DFS (after a first pass with capped free moves): wins and losses."""
+    assert _core is not None
+
+    def budget(share: int) -> tuple[int, float]:
+        limit = -1 if max_positions is None else max(1, (max_positions - spent) // share)
+        if timeout is None:
+            return limit, -1.0
+        return limit, time.monotonic() + (began + timeout - time.monotonic()) / share
+
+    def report(positions: int, seconds: float) -> None:
+        if progress is not None:
+            progress(spent + positions, seconds)
+
     if arguments["rule"] != _RULES["none"]:
-        # First pass: at most FIRST_PASS_FREE_MOVES free moves per reprieve,
-        # with a share of the budget.  It can prove a win; it proves a loss
-        # only if the cap never cut a move (core.incomplete is False).
+        # First pass: at most FIRST_PASS_FREE_MOVES free moves per reprieve.
+        # It can prove a win; it proves a loss only if the cap never cut a
+        # move (core.incomplete is False).
         core = _core.Core(table_bytes=table, **arguments)
         core.max_free = FIRST_PASS_FREE_MOVES
-        first_limit = -1 if max_positions is None else max(1, max_positions // FIRST_PASS_SHARE)
-        first_deadline = (
-            -1.0 if timeout is None else began + timeout / FIRST_PASS_SHARE
-        )
-        verdict, path = core.search(first_limit, first_deadline, progress, began)
-        spent = int(core.positions)
+        limit, deadline = budget(FIRST_PASS_SHARE)
+        verdict, path = core.search(limit, deadline, report, began)
+        spent += int(core.positions)
         del core
         if verdict == "won" or verdict == "lost":
             return str(verdict), _moves(path), spent
         if max_positions is not None and spent >= max_positions:
             return "unknown", (), spent
     core = _core.Core(table_bytes=table, **arguments)
-    limit = -1 if max_positions is None else max(1, max_positions - spent)
-    report = progress
-    if progress is not None and spent:
-        done = spent
-
-        def report(positions: int, seconds: float) -> None:
-            progress(done + positions, seconds)
-
+    limit, deadline = budget(1)
     verdict, path = core.search(limit, deadline, report, began)
     return str(verdict), _moves(path), spent + int(core.positions)
 
