@@ -189,6 +189,7 @@ cdef class Core:
     cdef bint staging
     cdef list cands
     cdef long long threshold
+    cdef public int w_found, w_break, w_empty, w_depth
 
     def __cinit__(self, int decks, int ncols, int rule, list columns, list face_down,
                   list foundations, list stock, int reprieve, long long table_bytes):
@@ -272,6 +273,10 @@ cdef class Core:
         self.base = 0
         self.staging = False
         self.cands = []
+        self.w_found = 64
+        self.w_break = 8
+        self.w_empty = 16
+        self.w_depth = 1
 
     def __dealloc__(self):
         if self.table != NULL:
@@ -1095,7 +1100,7 @@ cdef class Core:
         depth of the shallowest copy of each card the foundations need next
         count against; empty columns count for.
         """
-        cdef long long score = 64 * self.nfound
+        cdef long long score = self.w_found * self.nfound
         cdef int a, j, s, want, depth, best, breaks = 0, empty = 0, copy
         cdef int deepest[52]
         for j in range(52):
@@ -1111,16 +1116,16 @@ cdef class Core:
                     deepest[copy] = depth
                 if j > 0 and (j <= self.fd[a] or not CANGO[copy][self.cols[a][j - 1] & CARD]):
                     breaks += 1
-        score -= 8 * breaks
+        score -= self.w_break * breaks
         for s in range(4):
             for j in range(2 if self.decks == 2 else 1):
                 want = self.found[s][j]
                 if want < 13:
                     best = deepest[s * 13 + want]
-                    score -= best if best < 1000 else 12
+                    score -= self.w_depth * (best if best < 1000 else 12)
                 if j == 0 and self.found[s][1] == want:
                     break
-        return score + 16 * empty
+        return score + self.w_empty * empty
 
     cdef object _dfs(self, int base, long long limit, double deadline, object progress,
                      double began):

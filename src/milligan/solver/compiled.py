@@ -42,6 +42,9 @@ KEEP = 6
 #: The last stage (no stock left) gets this many times the per-position budget.
 LAST_STAGE = 8
 PACKED_DEAL = 2
+#: The weights of the core's stage score: cards up, breaks, empty columns,
+#: depth of the next cards the foundations need.
+WEIGHTS = {"w_found": 64, "w_break": 8, "w_empty": 16, "w_depth": 1}
 
 
 def card_code(card: Card) -> int:
@@ -151,6 +154,8 @@ def staged(
     (stock empty) searches for the win.  Returns ("won", moves) or
     ("unknown", None); a round never proves a loss.
     """
+    for name, value in WEIGHTS.items():
+        setattr(core, name, value)
     if mode == "plan":
         core.planner = True
         core.plan_goals = 1
