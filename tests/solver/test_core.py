@@ -138,6 +138,31 @@ def test_memory_cap_is_honoured() -> None:
     assert probe["grew_kb"] <= (4 + 64) * 1024
 
 
+BEAM_PROBE = """
+import json, resource
+from milligan.game import Game
+from milligan.solver import compiled
+start = Game.new("spanish", 12).position
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+core = compiled._core.Core(table_bytes=4 << 20, **compiled.encode(start))
+verdict, _ = compiled.staged(core, "cap", 1500, 150, 2_000_000, -1.0, lambda p, s: None)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"grew_kb": after - before, "positions": core.positions, "verdict": verdict}))
+"""
+
+
+@needs_core
+def test_the_widest_beam_stays_within_the_fixed_overhead() -> None:
+    """The staged search's beam (1,500 lines, all twelve stages) fits in the 64 MiB too."""
+    out = subprocess.run(
+        [sys.executable, "-c", BEAM_PROBE], capture_output=True, text=True, check=True
+    )
+    probe = json.loads(out.stdout)
+    assert probe["verdict"] == "unknown"
+    assert 1_000_000 < probe["positions"] < 2_000_000  # every stage ran, none hit the limit
+    assert probe["grew_kb"] <= (4 + 64) * 1024
+
+
 def test_tiny_budget_gives_unknown_not_lost() -> None:
     start = Position.deal(Variant.named("spanish"), 2)
     result = solve(start, max_positions=50)

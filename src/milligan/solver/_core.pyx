@@ -15,7 +15,7 @@ parent (or a King at the bottom) stays settled until it is moved again, so
 the engine's "moved" marks of settled cards never matter.
 """
 
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 from posix.mman cimport mmap, munmap, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED, PROT_READ, PROT_WRITE
@@ -190,6 +190,7 @@ cdef class Core:
     cdef list cands
     cdef long long threshold
     cdef public int w_found, w_break, w_empty, w_depth
+    cdef uint8_t *tail             # a candidate's moves, packed for ``stage``
 
     def __cinit__(self, int decks, int ncols, int rule, list columns, list face_down,
                   list foundations, list stock, int reprieve, long long table_bytes):
@@ -204,6 +205,7 @@ cdef class Core:
         self.moves = NULL
         self.undo = NULL
         self.pbuf = NULL
+        self.tail = NULL
         if ncols > MAXC or len(stock) >= MAXH:
             raise ValueError("position too large for the core")
         self.nflags = 0
@@ -259,8 +261,9 @@ cdef class Core:
         # the planner's undo bytes follow the DFS's
         self.undo = <uint8_t *>malloc((MAX_DEPTH + PLAN_MAX) * MAXH)
         self.pbuf = <int32_t *>malloc(MAX_PLANS * PLAN_MAX * sizeof(int32_t))
+        self.tail = <uint8_t *>malloc(4 * MAX_DEPTH)
         if (not self.table or not self.frames or not self.moves or not self.undo
-                or not self.pbuf):
+                or not self.pbuf or not self.tail):
             raise MemoryError()
         memset(self.recent, 0, sizeof(self.recent))
         self.positions = 0
@@ -285,6 +288,7 @@ cdef class Core:
         free(self.moves)
         free(self.undo)
         free(self.pbuf)
+        free(self.tail)
 
     @property
     def table_bytes(self):
@@ -1042,16 +1046,25 @@ cdef class Core:
     # (compiled.staged) deals in each and goes on with the best of them.  It
     # is a selection, so it proves wins only.
 
-    def goto(self, list moves):
-        """Play packed moves from the start position (undone by ``back``)."""
-        cdef int i
+    def goto(self, bytes moves):
+        """Play moves from the start position (undone by ``back``).
+
+        ``moves`` are packed moves, four bytes each, big-endian (as ``stage``
+        gives them).
+        """
+        cdef const uint8_t *at = moves
+        cdef int i, n = len(moves) // 4
+        cdef int32_t m
         self.back()
-        for i in range(len(moves)):
+        if n >= MAX_DEPTH:
+            raise ValueError("line too long for the core")
+        for i in range(n):
+            m = (at[4 * i] << 24) | (at[4 * i + 1] << 16) | (at[4 * i + 2] << 8) | at[4 * i + 3]
             self.frames[i].start = 0
             self.frames[i].end = 0
             self.frames[i].next = 0
-            self._apply(moves[i], &self.frames[i], i * MAXH)
-        self.base = len(moves)
+            self._apply(m, &self.frames[i], i * MAXH)
+        self.base = n
 
     def back(self):
         """Return to the start position."""
@@ -1065,8 +1078,10 @@ cdef class Core:
     def stage(self, long long max_positions, double deadline, int width):
         """Search the current stage: ("won", moves, []) or (verdict, None, candidates).
 
-        ``candidates`` are (score, packed moves from the start) of positions
-        where a deal is allowed, best first, at most ``width``.
+        ``candidates`` are (score, moves) of positions where a deal is allowed,
+        best first, at most ``width``; ``moves`` lead there from the position
+        ``goto`` reached, packed four bytes each, big-endian (so bytes order
+        is the order of the move numbers).
         """
         self.staging = True
         self.width = width
@@ -1082,13 +1097,21 @@ cdef class Core:
     cdef void _consider(self, int top) except *:
         """Keep the current position as a stage candidate if it scores high enough."""
         cdef long long score
-        cdef int i
+        cdef int i, n
+        cdef uint32_t m
         if self.rep >= 0 or self.stock_pos == self.stock_n:
             return
         score = self._score()
         if len(self.cands) >= self.width and score <= self.threshold:
             return
-        self.cands.append((score, [self.frames[i].move for i in range(top + 1)]))
+        n = top + 1 - self.base
+        for i in range(n):
+            m = <uint32_t>self.frames[self.base + i].move
+            self.tail[4 * i] = m >> 24
+            self.tail[4 * i + 1] = (m >> 16) & 255
+            self.tail[4 * i + 2] = (m >> 8) & 255
+            self.tail[4 * i + 3] = m & 255
+        self.cands.append((score, (<char *>self.tail)[:4 * n]))
         if len(self.cands) >= 2 * self.width:
             self.cands = sorted(self.cands, reverse=True)[:self.width]
             self.threshold = self.cands[len(self.cands) - 1][0]

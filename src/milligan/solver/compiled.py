@@ -41,7 +41,10 @@ STAGED_SHARE = 0.75
 KEEP = 6
 #: The last stage (no stock left) gets this many times the per-position budget.
 LAST_STAGE = 8
-PACKED_DEAL = 2
+#: A deal, packed as the core's ``stage`` and ``goto`` write moves.
+DEAL_BYTES = (2).to_bytes(4, "big")
+#: A beam node of the staged search: (parent, packed moves from the parent).
+Node = tuple[Any, bytes]
 #: The weights of the core's stage score: cards up, breaks, empty columns,
 #: depth of the next cards the foundations need.
 WEIGHTS = {"w_found": 64, "w_break": 8, "w_empty": 16, "w_depth": 1}
@@ -163,15 +166,17 @@ def staged(
     else:
         core.max_free = FIRST_PASS_FREE_MOVES
     began = time.monotonic()
-    beam: list[list[int]] = [[]]
+    # the beam is a tree: a node is (parent, the moves from the parent's
+    # position to this one), so a stage's candidates share their past
+    beam: list[Node] = [(None, b"")]
     while beam:
-        candidates: list[tuple[int, list[int]]] = []
-        for path in beam:
+        candidates: list[tuple[int, Node]] = []
+        for node in beam:
             if limit >= 0 and core.positions >= limit:
                 return "unknown", None
             if deadline >= 0 and time.monotonic() >= deadline:
                 return "unknown", None
-            core.goto(path)
+            core.goto(line(node))
             last = core.stock_left == 0
             stop = core.positions + per_position * (LAST_STAGE if last else 1)
             if limit >= 0:
@@ -181,10 +186,19 @@ def staged(
             report(int(core.positions), time.monotonic() - began)
             if verdict == "won":
                 return "won", won
-            candidates.extend(found)
+            candidates.extend((score, (node, tail + DEAL_BYTES)) for score, tail in found)
         candidates.sort(key=lambda candidate: -candidate[0])
-        beam = [path + [PACKED_DEAL] for _, path in candidates[:width]]
+        beam = [node for _, node in candidates[:width]]
     return "unknown", None
+
+
+def line(node: Node) -> bytes:
+    """The packed moves from the start position to a beam node."""
+    parts = []
+    while node[0] is not None:
+        parts.append(node[1])
+        node = node[0]
+    return b"".join(reversed(parts))
 
 
 def complete(
