@@ -121,7 +121,7 @@ import json, resource, sys
 from milligan.game import Game
 from milligan.solver import solve
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-result = solve(Game.new("spanish", 3), max_positions=400_000, max_memory_mb=int(sys.argv[1]))
+result = solve(Game.new("spanish", 12), max_positions=400_000, max_memory_mb=int(sys.argv[1]))
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"grew_kb": after - before, "positions": result.positions}))
 """
