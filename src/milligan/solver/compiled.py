@@ -193,7 +193,10 @@ def staged(
                 return "unknown", None
             if deadline >= 0 and time.monotonic() >= deadline:
                 return "unknown", None
-            core.goto(line(node))
+            try:
+                core.goto(line(node))
+            except ValueError:  # longer than the core's depth cap: drop this line
+                continue
             last = core.stock_left == 0
             stop = core.positions + per_position * (LAST_STAGE if last else 1)
             if limit >= 0:
