@@ -117,11 +117,11 @@ def search(
         if arguments["rule"] != _RULES["none"]
         else tuple(r for r in STAGED_ROUNDS if r[0] == "cap")
     )
-    for mode, width, per_position in rounds:
+    for index, (mode, width, per_position) in enumerate(rounds):
         left = -1 if staged_end < 0 else staged_end - spent
         if left == 0 or (staged_deadline >= 0 and time.monotonic() >= staged_deadline):
             break
-        if left >= 0:
+        if index == 0 and left >= 0:
             width, per_position = fit(width, per_position, left)
         core = _core.Core(table_bytes=table, **arguments)
         verdict, path = staged(core, mode, width, per_position, left, staged_deadline, report)
@@ -143,12 +143,11 @@ def search(
 
 
 def fit(width: int, per_position: int, positions: int) -> tuple[int, int]:
-    """A round shrunk to what is left of a position budget.
+    """A round shrunk to a small budget (hints, small limits).
 
     A round needs about ``width * per_position`` positions per stage, for
     twelve stages and a longer last one.  A budget below that shrinks both
-    numbers by the square root of the shortfall, so the round still reaches
-    the last stage (a round cut off early cannot win).
+    numbers by the square root of the shortfall.
     """
     need = width * per_position * 13
     if positions >= need:
