@@ -133,3 +133,11 @@ def test_a_stage_never_deals() -> None:
         assert replay(start, moves).stock == start.stock
     scores = [score for score, _ in candidates]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_a_round_shrinks_to_a_small_budget() -> None:
+    assert compiled.fit(100, 1000, 5_000_000) == (100, 1000)
+    width, per_position = compiled.fit(100, 1000, 15_000)
+    assert (width, per_position) == (10, 107)
+    assert width * per_position * 13 <= 15_000
+    assert compiled.fit(100, 1000, 10) == (4, 50)
