@@ -107,8 +107,9 @@ def search(
         return limit, time.monotonic() + (began + timeout - time.monotonic()) * share
 
     def report(positions: int, seconds: float) -> None:
+        # a round counts its own positions and time; the caller sees the solve's
         if progress is not None:
-            progress(spent + positions, seconds)
+            progress(spent + positions, time.monotonic() - began)
 
     staged_limit, staged_deadline = budget(STAGED_SHARE)
     staged_end = -1 if staged_limit < 0 else spent + staged_limit
