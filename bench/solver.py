@@ -34,8 +34,8 @@ def speed(deals: range, positions: int, memory_mb: int) -> None:
         began = time.perf_counter()
         began_cpu = time.process_time()
         _, _, expanded = compiled.complete(
-            compiled.encode(start), memory_mb * 1024 * 1024, timeout=None, began=time.monotonic(),
-            max_positions=positions, spent=0, progress=None,
+            compiled.encode(start), memory_mb * 1024 * 1024,
+            compiled.Budget(max_positions=positions, timeout=None, progress=None),
         )
         seconds += time.perf_counter() - began
         cpu += time.process_time() - began_cpu

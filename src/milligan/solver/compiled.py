@@ -84,6 +84,39 @@ def decode_move(kind: int, source: int, count: int, target: int) -> Move:
     return DEAL if kind == 2 else STOP
 
 
+class Budget:
+    """What a solve may still spend; its passes take shares of it in turn."""
+
+    def __init__(
+        self,
+        max_positions: int | None,
+        timeout: float | None,
+        progress: Callable[[int, float], None] | None,
+    ) -> None:
+        self.max_positions = max_positions
+        self.timeout = timeout
+        self.progress = progress
+        self.began = time.monotonic()
+        self.spent = 0
+
+    def share(self, fraction: float) -> tuple[int, float]:
+        """A position limit (-1: none) and a deadline (-1: none) for a share of what is left."""
+        limit = -1
+        if self.max_positions is not None:
+            limit = max(1, int((self.max_positions - self.spent) * fraction))
+        if self.timeout is None:
+            return limit, -1.0
+        return limit, time.monotonic() + (self.began + self.timeout - time.monotonic()) * fraction
+
+    def exhausted(self) -> bool:
+        return self.max_positions is not None and self.spent >= self.max_positions
+
+    def report(self, positions: int, seconds: float) -> None:
+        """Progress of the running pass: its positions added to the spent ones, the solve's time."""
+        if self.progress is not None:
+            self.progress(self.spent + positions, time.monotonic() - self.began)
+
+
 def search(
     start: Position,
     *,
@@ -94,53 +127,32 @@ def search(
 ) -> tuple[str, tuple[Move, ...], int]:
     """Staged rounds (wins only), then the complete DFS: (verdict, moves, positions)."""
     assert _core is not None
-    began = time.monotonic()
+    budget = Budget(max_positions, timeout, progress)
     arguments = encode(start)
     table = max_memory_mb * 1024 * 1024
-    spent = 0
-
-    def budget(share: float) -> tuple[int, float]:
-        """A position limit (-1: none) and a deadline (-1: none) for a share of what is left."""
-        limit = -1 if max_positions is None else max(1, int((max_positions - spent) * share))
-        if timeout is None:
-            return limit, -1.0
-        return limit, time.monotonic() + (began + timeout - time.monotonic()) * share
-
-    def report(positions: int, seconds: float) -> None:
-        # a round counts its own positions and time; the caller sees the solve's
-        if progress is not None:
-            progress(spent + positions, time.monotonic() - began)
-
-    staged_limit, staged_deadline = budget(STAGED_SHARE)
-    staged_end = -1 if staged_limit < 0 else spent + staged_limit
+    staged_limit, staged_deadline = budget.share(STAGED_SHARE)
     rounds = (
         STAGED_ROUNDS
         if arguments["rule"] != _RULES["none"]
         else tuple(r for r in STAGED_ROUNDS if r[0] == "cap")
     )
     for index, (mode, width, per_position) in enumerate(rounds):
-        left = -1 if staged_end < 0 else staged_end - spent
+        left = -1 if staged_limit < 0 else staged_limit - budget.spent
         if left == 0 or (staged_deadline >= 0 and time.monotonic() >= staged_deadline):
             break
         if index == 0 and left >= 0:
             width, per_position = fit(width, per_position, left)
         core = _core.Core(table_bytes=table, **arguments)
-        verdict, path = staged(core, mode, width, per_position, left, staged_deadline, report)
-        spent += int(core.positions)
+        verdict, path = staged(
+            core, mode, width, per_position, left, staged_deadline, budget.report
+        )
+        budget.spent += int(core.positions)
         del core
         if verdict == "won":
-            return "won", _moves(path), spent
-        if max_positions is not None and spent >= max_positions:
-            return "unknown", (), spent
-    return complete(
-        arguments,
-        table,
-        timeout=timeout,
-        began=began,
-        max_positions=max_positions,
-        spent=spent,
-        progress=progress,
-    )
+            return "won", _moves(path), budget.spent
+        if budget.exhausted():
+            return "unknown", (), budget.spent
+    return complete(arguments, table, budget)
 
 
 def fit(width: int, per_position: int, positions: int) -> tuple[int, int]:
@@ -223,46 +235,28 @@ def line(node: Node) -> bytes:
 
 
 def complete(
-    arguments: dict[str, object],
-    table: int,
-    *,
-    timeout: float | None,
-    began: float,
-    max_positions: int | None,
-    spent: int,
-    progress: Callable[[int, float], None] | None,
+    arguments: dict[str, object], table: int, budget: Budget
 ) -> tuple[str, tuple[Move, ...], int]:
     """The complete DFS (after a first pass with capped free moves): wins and losses."""
     assert _core is not None
-
-    def budget(share: int) -> tuple[int, float]:
-        limit = -1 if max_positions is None else max(1, (max_positions - spent) // share)
-        if timeout is None:
-            return limit, -1.0
-        return limit, time.monotonic() + (began + timeout - time.monotonic()) / share
-
-    def report(positions: int, seconds: float) -> None:
-        if progress is not None:
-            progress(spent + positions, seconds)
-
     if arguments["rule"] != _RULES["none"]:
         # First pass: at most FIRST_PASS_FREE_MOVES free moves per reprieve.
         # It can prove a win; it proves a loss only if the cap never cut a
         # move (core.incomplete is False).
         core = _core.Core(table_bytes=table, **arguments)
         core.max_free = FIRST_PASS_FREE_MOVES
-        limit, deadline = budget(FIRST_PASS_SHARE)
-        verdict, path = core.search(limit, deadline, report, began)
-        spent += int(core.positions)
+        limit, deadline = budget.share(1 / FIRST_PASS_SHARE)
+        verdict, path = core.search(limit, deadline, budget.report, budget.began)
+        budget.spent += int(core.positions)
         del core
         if verdict == "won" or verdict == "lost":
-            return str(verdict), _moves(path), spent
-        if max_positions is not None and spent >= max_positions:
-            return "unknown", (), spent
+            return str(verdict), _moves(path), budget.spent
+        if budget.exhausted():
+            return "unknown", (), budget.spent
     core = _core.Core(table_bytes=table, **arguments)
-    limit, deadline = budget(1)
-    verdict, path = core.search(limit, deadline, report, began)
-    return str(verdict), _moves(path), spent + int(core.positions)
+    limit, deadline = budget.share(1)
+    verdict, path = core.search(limit, deadline, budget.report, budget.began)
+    return str(verdict), _moves(path), budget.spent + int(core.positions)
 
 
 def _moves(path: list[tuple[int, int, int, int]] | None) -> tuple[Move, ...]:
