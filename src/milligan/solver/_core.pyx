@@ -183,7 +183,6 @@ cdef class Core:
     cdef uint64_t pkey2[MAX_PLANS]
     cdef uint64_t vkey1[PLAN_VISITS]
     cdef uint64_t vkey2[PLAN_VISITS]
-    cdef public long long plans_made
     # the staged search (see stage)
     cdef int base, width
     cdef bint staging
@@ -272,7 +271,6 @@ cdef class Core:
         self.plan_goals = 2
         self.plan_work = 2000
         self.plen = 0
-        self.plans_made = 0
         self.base = 0
         self.staging = False
         self.cands = []
@@ -858,7 +856,6 @@ cdef class Core:
         self._plan(0)
         self._punwind(0)
         self.incomplete = True  # the plans are a selection: this pass proves wins only
-        self.plans_made += self.nplans
         # most cards sent up first, then the shorter plan
         for i in range(self.nplans):
             x = i
