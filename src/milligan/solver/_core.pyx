@@ -142,6 +142,11 @@ cdef inline int32_t pack(int kind, int a, int k, int b) noexcept:
     return kind | (a << 2) | (b << 6) | (k << 10)
 
 
+cdef inline tuple unpack(int32_t m):
+    """A packed move as (kind, source, count, target), columns from 0."""
+    return (m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15)
+
+
 cdef class Core:
     """One search: a position in C arrays, a position table and the DFS stack."""
 
@@ -1030,7 +1035,7 @@ cdef class Core:
             length = self.moves[i] & 65535
             plan = []
             for m in self.moves[i + 1:i + 1 + length]:
-                plan.append((m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15))
+                plan.append(unpack(m))
             out.append(plan)
             i += length + 1
         return out
@@ -1074,6 +1079,10 @@ cdef class Core:
 
     def stage(self, long long max_positions, double deadline, int width):
         """Search the current stage: ("won", moves, []) or (verdict, None, candidates).
+
+        Here "lost" only says that the stage ran out of positions to expand
+        (or its start was expanded before); a stage never proves a loss, and
+        ``compiled.staged`` only looks for "won".
 
         ``candidates`` are (score, moves) of positions where a deal is allowed,
         best first, at most ``width``; ``moves`` lead there from the position
@@ -1242,7 +1251,7 @@ cdef class Core:
         cdef int32_t m
         for i in range(d + 1):
             m = self.frames[i].move
-            out.append((m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15))
+            out.append(unpack(m))
         return out
 
 
