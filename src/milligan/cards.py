@@ -6,6 +6,10 @@ Card.parse('TH')
 'QC'
 >>> Card.parse("9H").can_go_on(Card.parse("TS"))
 True
+>>> Card.parse("Aſ")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+milligan.errors.InvalidMoveError: 'Aſ' is not a card: 'ſ' (U+017F) is not allowed ...
 """
 
 from __future__ import annotations
@@ -18,6 +22,16 @@ from milligan.errors import InvalidMoveError
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
+_ASCII_SPACE = " \t\n\r\f\v"
+
+
+def describe_char(char: str) -> str:
+    """A character named so that look-alikes can be told apart: ``'ſ' (U+017F)``.
+
+    >>> describe_char("５")
+    "'５' (U+FF15)"
+    """
+    return f"{char!r} (U+{ord(char):04X})"
 
 
 class Rank(IntEnum):
@@ -108,8 +122,18 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read a card: ``AS``, ``TH``, ``10H``, lower case, ``♣♦♥♠``."""
-        clean = text.strip().upper()
+        """Read a card: ``AS``, ``TH``, ``10H``, lower case, ``♣♦♥♠``.
+
+        Nothing else outside ASCII: ``str.upper()`` would read look-alikes
+        such as ``'ſ'`` as ``S``.
+        """
+        for char in text:
+            if not char.isascii() and char not in SUIT_SYMBOLS:
+                raise InvalidMoveError(
+                    f"{text!r} is not a card: {describe_char(char)} is not allowed "
+                    f"(expected e.g. AS, TH, 10H or A♠)"
+                )
+        clean = text.strip(_ASCII_SPACE).upper()
         if len(clean) < 2:
             raise InvalidMoveError(f"{text!r} is not a card (expected e.g. AS, TH, 10H)")
         rank_text, suit_text = clean[:-1], clean[-1]

@@ -6,6 +6,10 @@ Move.parse('3:2>5')
 '3>5'
 >>> str(Move.parse("4>f")), str(Move.parse("d")), str(Move.parse("s"))
 ('4>F', 'D', 'S')
+>>> Move.parse("ſ")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+milligan.errors.InvalidMoveError: 'ſ' is not a move: 'ſ' (U+017F) is not ASCII ...
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from milligan.cards import describe_char
 from milligan.errors import InvalidMoveError
 
 
@@ -62,7 +67,15 @@ class Move:
         """Read a move; raises :class:`InvalidMoveError` on malformed text."""
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move is text, not {text!r}")
-        clean = re.sub(r"\s+", "", text).upper()
+        # ASCII only, as RULES.md §7 writes moves: str.upper() and the regex
+        # would otherwise read look-alikes ('ſ' as S, '５' or '٥' as 5).
+        for char in text:
+            if not char.isascii():
+                raise InvalidMoveError(
+                    f"{text!r} is not a move: {describe_char(char)} is not ASCII "
+                    f"(moves are written e.g. 3>F, 3:2>5, D or S)"
+                )
+        clean = _SPACE.sub("", text).upper()
         if clean == "D":
             return DEAL
         if clean == "S":
@@ -102,7 +115,11 @@ class Move:
         return f"Move.parse({str(self)!r})"
 
 
-_PATTERN = re.compile(r"(?P<source>\d{1,3})(?::(?P<count>\d{1,3}))?>(?P<target>\d{1,3}|F)")
+_PATTERN = re.compile(
+    r"(?P<source>[0-9]{1,3})(?::(?P<count>[0-9]{1,3}))?>(?P<target>[0-9]{1,3}|F)"
+)
+_SPACE = re.compile(r"\s+", re.ASCII)
+
 
 DEAL = Move(MoveKind.DEAL)
 STOP = Move(MoveKind.STOP)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from milligan import Game, InvalidDealError, InvalidMoveError, InvalidVariantError, Variant
-from milligan.cards import Card, Rank, Suit, canonical_deck
+from milligan.cards import SUIT_SYMBOLS, Card, Rank, Suit, canonical_deck
 from milligan.deal import SplitMix64, deal_order
 from milligan.position import Position
 from milligan.variants import PRESETS
@@ -39,6 +42,34 @@ def test_card_text_forms(text: str, expected: str) -> None:
 @pytest.mark.parametrize("text", ["", "A", "1S", "11H", "ZS", "AX", "10", "AS?"])
 def test_bad_card_text(text: str) -> None:
     with pytest.raises(InvalidMoveError):
+        Card.parse(text)
+
+
+@pytest.mark.parametrize(
+    "text, char",
+    [
+        ("Aſ", "U+017F"),  # long s: "ſ".upper() == "S"
+        ("\u212aS", "U+212A"),  # Kelvin sign: its lower() is "k"
+        ("ıS", "U+0131"),  # dotless i: upper() is "I"
+        ("１0H", "U+FF11"),  # fullwidth 1
+        ("٥H", "U+0665"),  # Arabic-Indic 5
+        ("\u00a0AS", "U+00A0"),  # no-break space
+        ("A♠\ufe0f", "U+FE0F"),  # emoji variation selector
+        ("Aﬆ", "U+FB06"),  # the "st" ligature
+    ],
+)
+def test_cards_take_no_look_alikes(text: str, char: str) -> None:
+    with pytest.raises(InvalidMoveError, match=re.escape(char)):
+        Card.parse(text)
+
+
+@given(
+    st.text(min_size=1, max_size=4).filter(
+        lambda t: any(not c.isascii() and c not in SUIT_SYMBOLS for c in t)
+    )
+)
+def test_no_other_text_outside_ascii_is_a_card(text: str) -> None:
+    with pytest.raises(InvalidMoveError, match="is not allowed"):
         Card.parse(text)
 
 

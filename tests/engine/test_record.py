@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from milligan import (
     Game,
@@ -55,6 +58,35 @@ def test_notation_round_trip(text: str, written: str) -> None:
 def test_malformed_notation(text: str) -> None:
     with pytest.raises(InvalidMoveError):
         Move.parse(text)
+
+
+@pytest.mark.parametrize(
+    "text, char",
+    [
+        ("ſ", "U+017F"),  # long s: "ſ".upper() == "S"
+        ("3>５", "U+FF15"),  # fullwidth 5
+        ("٥>F", "U+0665"),  # Arabic-Indic 5
+        ("3:２>5", "U+FF12"),
+        ("3>ꜰ", "U+A730"),  # small capital F
+        ("\u00a03>F", "U+00A0"),  # no-break space
+        ("3\u3000>5", "U+3000"),  # ideographic space
+        ("𝟑>F", "U+1D7D1"),  # mathematical bold 3
+    ],
+)
+def test_notation_is_ascii_only(text: str, char: str) -> None:
+    with pytest.raises(InvalidMoveError, match=re.escape(char)):
+        Move.parse(text)
+
+
+@given(st.text(min_size=1, max_size=8).filter(lambda text: not text.isascii()))
+def test_no_text_outside_ascii_is_a_move(text: str) -> None:
+    with pytest.raises(InvalidMoveError, match="is not ASCII"):
+        Move.parse(text)
+
+
+def test_a_record_with_a_look_alike_move_is_refused() -> None:
+    with pytest.raises(InvalidRecordError, match=re.escape("U+017F")):
+        Record.from_dict({**RULES_EXAMPLE, "moves": ["5>F", "ſ"]})
 
 
 def test_move_kinds() -> None:
