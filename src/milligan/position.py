@@ -47,6 +47,61 @@ class Observation:
     reprieve: int | None
     moved: frozenset[Place]
 
+    def reprieve_hopeless(self) -> bool:
+        """True when the open reprieve can never settle, whatever the face-down cards are.
+
+        A conservative test: some moved card has no possible parent and
+        cannot reach a foundation.  A card the player cannot see counts as
+        any card that is neither visible nor on a foundation, so two positions
+        that look the same always get the same answer.  False means "not
+        known to be hopeless", not "can settle".
+        """
+        if self.reprieve is None:
+            return False
+        visible: dict[Card, int] = {}
+        hidden = 0
+        for cards in self.columns:
+            for card in cards:
+                if card is None:
+                    hidden += 1
+                else:
+                    visible[card] = visible.get(card, 0) + 1
+
+        def unseen(card: Card) -> int:
+            """Copies of ``card`` that a face-down card could be."""
+            went_up = sum(1 for height in self.foundations[card.suit] if height >= card.rank)
+            return self.variant.decks - visible.get(card, 0) - went_up
+
+        def may_be_on_table(card: Card) -> bool:
+            return visible.get(card, 0) > 0 or (hidden > 0 and unseen(card) > 0)
+
+        for column, index in self.moved:
+            card = self.columns[column - 1][index]
+            if card is None or card.is_king:
+                continue
+            if any(
+                may_be_on_table(Card(Rank(card.rank + 1), suit))
+                for suit in Suit
+                if suit.is_red != card.is_red
+            ):
+                continue
+            reachable = False
+            for height in self.foundations[card.suit]:
+                if height >= card.rank:
+                    continue
+                missing = [
+                    Card(Rank(rank), card.suit)
+                    for rank in range(height + 1, card.rank)
+                    if not visible.get(Card(Rank(rank), card.suit), 0)
+                ]
+                # Each missing card must be face down: one hidden card apiece.
+                if len(missing) <= hidden and all(unseen(c) > 0 for c in missing):
+                    reachable = True
+                    break
+            if not reachable:
+                return True
+        return False
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -421,37 +476,11 @@ class Position:
     def reprieve_hopeless(self) -> bool:
         """True when the open reprieve can certainly never settle (RULES.md §6).
 
-        A conservative test: some moved card has no possible parent left in
-        the tableau and cannot reach a foundation with the cards on the table.
-        False means "not known to be hopeless", not "can settle".
+        Decided from :meth:`observe` alone (see
+        :meth:`Observation.reprieve_hopeless`), so it never tells a player
+        anything about the face-down cards.
         """
-        if self.reprieve is None:
-            return False
-        on_table: dict[Card, int] = {}
-        for cards in self.columns:
-            for card in cards:
-                on_table[card] = on_table.get(card, 0) + 1
-        for column, index in self.moved:
-            card = self.columns[column - 1][index]
-            if card.is_king:
-                continue
-            parents = sum(
-                on_table.get(Card(Rank(card.rank + 1), suit), 0)
-                for suit in Suit
-                if suit.is_red != card.is_red
-            )
-            if parents:
-                continue
-            reachable = any(
-                height < card.rank
-                and all(
-                    on_table.get(Card(Rank(r), card.suit), 0) for r in range(height + 1, card.rank)
-                )
-                for height in self.foundations[card.suit]
-            )
-            if not reachable:
-                return True
-        return False
+        return self.reprieve is not None and self.observe().reprieve_hopeless()
 
     # -- what a player sees ---------------------------------------------
 

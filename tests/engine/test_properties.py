@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from milligan import Game, Position, Record, game_to_json
 from milligan.cards import CARDS, Card, canonical_deck
+from milligan.deal import deal_order
 from milligan.moves import MoveKind
 from milligan.variants import PRESETS, Variant
 
@@ -143,3 +144,39 @@ def test_any_combination_of_settings_plays(decks: int, columns: int, data: st.Da
     random_playout(game, data, steps=30)
     assert all_cards(game.position) == Counter(canonical_deck(decks))
     assert Record.from_json(Record.of(game).to_json()).replay().position == game.position
+
+
+@settings(max_examples=200, deadline=None)
+@given(number=numbers, data=st.data())
+def test_hopeless_depends_only_on_what_the_player_sees(number: int, data: st.DataObject) -> None:
+    # A small improved table in a reprieve, and its twin: the same visible
+    # cards with the face-down cards swapped for other unseen ones.
+    variant = PRESETS["improved"]
+    deck = list(deal_order(variant, number))
+    reprieve = data.draw(st.integers(1, variant.columns), label="reprieve")
+    columns: list[tuple[Card, ...]] = []
+    face_down: list[int] = []
+    for column in range(1, variant.columns + 1):
+        size = 0 if column == reprieve else data.draw(st.integers(0, 4), label="size")
+        columns.append(tuple(deck[:size]))
+        del deck[:size]
+        face_down.append(data.draw(st.integers(0, max(size - 1, 0)), label="face down"))
+    face_up = [
+        (c + 1, i) for c, cards in enumerate(columns) for i in range(face_down[c], len(cards))
+    ]
+    moved = (
+        frozenset(data.draw(st.lists(st.sampled_from(face_up), max_size=3)))
+        if face_up
+        else frozenset()
+    )
+    foundations = tuple((0, 0) for _ in range(4))
+    position = Position(variant, tuple(columns), tuple(face_down), foundations, (), reprieve, moved)
+    unseen = [card for c, cards in enumerate(columns) for card in cards[: face_down[c]]] + deck
+    swapped = iter(data.draw(st.permutations(unseen), label="unseen"))
+    twin_columns = tuple(
+        tuple(next(swapped) if i < face_down[c] else card for i, card in enumerate(cards))
+        for c, cards in enumerate(columns)
+    )
+    twin = Position(variant, twin_columns, tuple(face_down), foundations, (), reprieve, moved)
+    assert twin.observe() == position.observe()
+    assert twin.reprieve_hopeless() == position.reprieve_hopeless()

@@ -413,6 +413,52 @@ def test_hopeless_reprieve_is_recognised(build: Builder) -> None:
     assert not by_foundation.reprieve_hopeless()
 
 
+def test_hopeless_does_not_reveal_a_face_down_card(build: Builder) -> None:
+    # Improved twins: 5H was moved onto 9C, and column 3 shows only 8D over one
+    # face-down card, a black 6 in one twin and not in the other.  A black 6
+    # could lie there for all the player knows: neither twin is hopeless.
+    twins = [
+        build(
+            ["9C 5H", "", f"{hidden} 8D"],
+            variant="improved",
+            face_down=[0, 0, 1],
+            reprieve=2,
+            moved=[(1, 1)],
+        )
+        for hidden in ("6S", "2C")
+    ]
+    assert twins[0].observe() == twins[1].observe()
+    assert [twin.reprieve_hopeless() for twin in twins] == [False, False]
+
+
+def test_hopeless_whatever_the_face_down_cards_are(build: Builder) -> None:
+    # Every black 6 is on a foundation, and the face-down card is one card:
+    # too few to hold AH 2H 3H 4H.  Both twins are hopeless.
+    twins = [
+        build(
+            ["9C 5H", "", f"{hidden} 8D"],
+            variant="improved",
+            face_down=[0, 0, 1],
+            reprieve=2,
+            moved=[(1, 1)],
+            foundations={"C": [6, 6], "S": [6, 6]},
+        )
+        for hidden in ("AH", "QD")
+    ]
+    assert twins[0].observe() == twins[1].observe()
+    assert [twin.reprieve_hopeless() for twin in twins] == [True, True]
+    # With the hearts up to 3 on a foundation, a face-down 4H would do.
+    hoping = build(
+        ["9C 5H", "", "QD 8D"],
+        variant="improved",
+        face_down=[0, 0, 1],
+        reprieve=2,
+        moved=[(1, 1)],
+        foundations={"C": [6, 6], "S": [6, 6], "H": [0, 3]},
+    )
+    assert not hoping.reprieve_hopeless()
+
+
 # -- §7 legal move listing ---------------------------------------------------------------
 
 
