@@ -1,0 +1,243 @@
+"""A Gymnasium environment for Miss Milligan (``pip install .[research]``).
+
+Importing this module registers one environment id per preset,
+``milligan/Classic-v0``, ``milligan/Spanish-v0``, ``milligan/Improved-v0``,
+``milligan/OneDeck-v0`` and ``milligan/Strict-v0``, plus ``milligan/Milligan-v0``
+that takes ``variant=`` (a preset name or a dict of RULES.md §2 settings).
+Gymnasium 1.x loads no plugins by itself: import this module first, or name it
+in the id, ``gymnasium.make("milligan.env:milligan/Classic-v0")``.
+
+>>> import gymnasium
+>>> import milligan.env
+>>> env = gymnasium.make("milligan/OneDeck-v0")
+>>> observation, info = env.reset(seed=1)
+>>> info["deal"], int(info["action_mask"].sum())
+(9441442522235856127, 3)
+>>> [str(milligan.env.action_to_move("one-deck", a)) for a in info["action_mask"].nonzero()[0]]
+['2>3', '4>F', 'D']
+
+The layout of actions and observations is in :mod:`milligan.env.layout`;
+docs/RESEARCH.md explains the choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from milligan.cards import Card
+from milligan.env.layout import (
+    KEYS,
+    Actions,
+    action_to_move,
+    as_variant,
+    encode,
+    move_to_action,
+    observation_text,
+    shapes,
+)
+from milligan.moves import Move, MoveKind
+from milligan.position import LegalMoves, Position
+from milligan.record import Record
+from milligan.variants import Variant
+
+__all__ = [
+    "ENV_IDS",
+    "MilliganEnv",
+    "action_to_move",
+    "move_to_action",
+    "status",
+]
+
+#: The registered ids, by preset.
+ENV_IDS = {
+    "classic": "milligan/Classic-v0",
+    "spanish": "milligan/Spanish-v0",
+    "improved": "milligan/Improved-v0",
+    "one-deck": "milligan/OneDeck-v0",
+    "strict": "milligan/Strict-v0",
+}
+#: Seeded resets draw deal numbers below this (explicit ones go to 2**64 - 1).
+SEEDED_DEALS = 2**63
+#: The step limit the registered ids put on an episode (Gymnasium's TimeLimit).
+MAX_EPISODE_STEPS = 2000
+
+ObsType = dict[str, np.ndarray]
+
+
+def status(position: Position, legal: LegalMoves) -> str:
+    """``won``, ``lost`` (a dead end, RULES.md §6), ``stuck`` (no legal move) or ``playing``.
+
+    ``legal`` is the position's legal moves, already computed: most positions
+    are settled from them without the dead-end search.
+    """
+    if position.is_won():
+        return "won"
+    if not legal:
+        return "stuck"
+    if position.stock or position.reprieve is not None:
+        return "playing"
+    opens = position.variant.has_reprieve
+    columns = position.columns
+    for move in legal:
+        if move.kind is MoveKind.FOUNDATION:
+            return "playing"
+        if opens and move.count == len(columns[move.source - 1]) and columns[move.target - 1]:
+            return "playing"  # it empties its column: a reprieve opens
+    return "lost" if position.dead_end() is True else "playing"
+
+
+class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
+    """One game of a Miss Milligan variant per episode, seen as the player sees it.
+
+    - ``variant``: a preset name, a dict of settings or a :class:`Variant`.
+    - ``shaping``: when true, each step also earns the cards it sent to the
+      foundations divided by the deck size (a whole won game: +1 more).
+    - ``illegal_reward``: what an illegal action earns; it changes nothing
+      else (the position stays, ``info["illegal"]`` is true).
+
+    ``reset(seed=...)`` deals a deal number drawn from the environment's
+    random generator (below 2**63); ``reset(options={"deal": n})`` deals number ``n`` and
+    ``options={"order": [...]}`` an explicit dealing order (cards or their
+    text).  ``info`` holds ``action_mask`` (``int8``, 1 for each legal
+    action), ``deal`` (None for an order), ``status`` and ``illegal``.
+    An episode ends (``terminated``) when the game is won, a dead end, or
+    has no legal move (a reprieve that cannot settle and has nothing left to
+    move); the registered ids truncate it at 2,000 steps.
+    """
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's own attribute)
+
+    def __init__(
+        self,
+        variant: Variant | str | Mapping[str, Any] = "classic",
+        *,
+        shaping: bool = False,
+        illegal_reward: float = 0.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.variant = as_variant(variant)
+        self.actions = Actions.of(self.variant)
+        self.shaping = shaping
+        self.illegal_reward = illegal_reward
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(self.actions.size)
+        observation_space = spaces.Dict(
+            {
+                key: spaces.Box(0, high, shape, np.int8)
+                for key, (shape, high) in shapes(self.variant).items()
+            }
+        )
+        assert tuple(observation_space.spaces) == KEYS
+        self.observation_space = observation_space  # type: ignore[assignment]
+        self.deal: int | None = None
+        self.order: tuple[Card, ...] = ()
+        self.position = Position.deal(self.variant, 0)
+        self.moves: list[Move] = []
+        self._legal = self.position.legal_moves()
+        self._mask = self.actions.mask(self._legal)
+        self._status = "playing"
+
+    # -- the Gymnasium interface ----------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Deal a new game: a deal number from the generator, or the one ``options`` names."""
+        super().reset(seed=seed)
+        options = options or {}
+        if options.get("order") is not None:
+            order = [Card.parse(c) if isinstance(c, str) else c for c in options["order"]]
+            self.deal = None
+            self.position = Position.from_order(self.variant, order)
+            self.order = tuple(order)
+        else:
+            deal = options.get("deal")
+            if deal is None:
+                # Below 2**63, so that vector environments can batch it as int64.
+                deal = int(self.np_random.integers(0, SEEDED_DEALS))
+            self.deal = int(deal)
+            self.position = Position.deal(self.variant, self.deal)
+            self.order = ()
+        self.moves = []
+        self._update()
+        return self._observation(), self._info(illegal=False)
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the action's move; an illegal one leaves the game as it was."""
+        index = int(action)
+        if not 0 <= index < self.actions.size or not self._mask[index]:
+            done = self._status != "playing"
+            return self._observation(), self.illegal_reward, done, False, self._info(illegal=True)
+        before = self.position
+        move = self.actions.moves[index]
+        self.position = before.apply(move)
+        self.moves.append(move)
+        self._update()
+        reward = 1.0 if self._status == "won" else 0.0
+        if self.shaping and move.kind is MoveKind.FOUNDATION:
+            reward += 1.0 / self.variant.deck_size
+        terminated = self._status != "playing"
+        return self._observation(), reward, terminated, False, self._info(illegal=False)
+
+    def render(self) -> str | None:
+        """The table as one line of text (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi":
+            return None
+        return observation_text(self.position.observe())
+
+    # -- beyond Gymnasium -------------------------------------------------
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The current position's legal moves (what the mask marks)."""
+        return self._legal
+
+    def record(self) -> Record:
+        """The episode so far as a game record (``milligan-record/1``)."""
+        order = None if self.deal is not None else self.order
+        return Record(self.variant, self.deal, order, tuple(self.moves))
+
+    def _update(self) -> None:
+        self._legal = self.position.legal_moves()
+        self._mask = self.actions.mask(self._legal)
+        self._status = status(self.position, self._legal)
+
+    def _observation(self) -> ObsType:
+        return encode(self.position.observe())
+
+    def _info(self, *, illegal: bool) -> dict[str, Any]:
+        return {
+            "action_mask": self._mask.copy(),
+            "deal": self.deal,
+            "status": self._status,
+            "illegal": illegal,
+        }
+
+
+def _register() -> None:
+    for name, env_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                env_id,
+                entry_point="milligan.env:MilliganEnv",
+                kwargs={"variant": name},
+                max_episode_steps=MAX_EPISODE_STEPS,
+            )
+    if "milligan/Milligan-v0" not in gymnasium.registry:
+        gymnasium.register(
+            "milligan/Milligan-v0",
+            entry_point="milligan.env:MilliganEnv",
+            max_episode_steps=MAX_EPISODE_STEPS,
+        )
+
+
+_register()
