@@ -12,9 +12,9 @@ in the id, ``gymnasium.make("milligan.env:milligan/Classic-v0")``.
 >>> env = gymnasium.make("milligan/OneDeck-v0")
 >>> observation, info = env.reset(seed=1)
 >>> info["deal"], int(info["action_mask"].sum())
-(9441442522235856127, 3)
+(4720721261117928063, 2)
 >>> [str(milligan.env.action_to_move("one-deck", a)) for a in info["action_mask"].nonzero()[0]]
-['2>3', '4>F', 'D']
+['1>F', 'D']
 
 The layout of actions and observations is in :mod:`milligan.env.layout`;
 docs/RESEARCH.md explains the choices.
