@@ -38,6 +38,35 @@ def _page_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def _check_listen(host: str, port: int) -> int:
+    """The port ``serve`` can listen on at ``host`` (the real one for port 0).
+
+    Binds and closes a probe socket for every address of ``host``, so a port in
+    use or a host that does not resolve is one line of error, not a log.
+    """
+    import errno
+    import socket
+
+    try:
+        addresses = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, socket.gaierror) else "not a host name"
+        raise UsageError(f"cannot listen on host {host!r}: {reason}") from None
+    for family, kind, proto, _, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((address[0], port, *address[2:]))
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
+                    raise UsageError(f"port {port} on {host} is already in use") from None
+                raise UsageError(f"cannot listen on {host} port {port}: {error.strerror}") from None
+            port = probe.getsockname()[1]  # port 0 gets a free one: keep it for every address
+    return port
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -46,6 +75,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port < 65536:
         raise UsageError(f"port {args.port} is out of range")
+    args.port = _check_listen(args.host, args.port)
     database = open_database(args.database)
     app = create_app(database)
     config = uvicorn.Config(
