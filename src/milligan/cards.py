@@ -1,4 +1,4 @@
-"""Cards, ranks, suits and their text forms (RULES.md §1).
+"""Cards, ranks, suits and their text forms (docs/RULES.md §1).
 
 >>> Card.parse("10h")
 Card.parse('TH')

@@ -1,4 +1,4 @@
-"""Deal numbers: the documented shuffle of RULES.md §3.
+"""Deal numbers: the documented shuffle of docs/RULES.md §3.
 
 >>> hex(SplitMix64(0).next())
 '0xe220a8397b1dcdaf'
@@ -20,7 +20,7 @@ MAX_DEAL = MASK64
 
 
 class SplitMix64:
-    """The SplitMix64 generator, exactly as RULES.md §3 writes it."""
+    """The SplitMix64 generator, exactly as docs/RULES.md §3.2 writes it."""
 
     __slots__ = ("state",)
 

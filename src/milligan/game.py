@@ -112,7 +112,7 @@ class Game:
 
     @property
     def status(self) -> Status:
-        """``playing``, ``won``, ``lost`` (a plain dead end, §6) or ``resigned``."""
+        """``playing``, ``won``, ``lost`` (a plain dead end, docs/RULES.md §6) or ``resigned``."""
         if self.resigned:
             return "resigned"
         position = self.position
@@ -149,7 +149,8 @@ class Game:
         if self.resigned:
             raise IllegalMoveError(str(move), "the game is over: it was resigned")
         if self.position.is_won():
-            # The winning move may open a reprieve (§5); there is nothing left to play.
+            # The winning move may open a reprieve (docs/RULES.md §6.1, D8); there is
+            # nothing left to play.
             raise IllegalMoveError(str(move), "the game is over: it is won")
         after = self.position.apply(move)
         self._positions.append(after)

@@ -1,4 +1,4 @@
-"""Moves and their notation (RULES.md §7).
+"""Moves and their notation (docs/RULES.md §7).
 
 >>> Move.parse("3:2>5")
 Move.parse('3:2>5')
@@ -67,7 +67,7 @@ class Move:
         """Read a move; raises :class:`InvalidMoveError` on malformed text."""
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move is text, not {text!r}")
-        # ASCII only, as RULES.md §7 writes moves: str.upper() and the regex
+        # ASCII only, as docs/RULES.md §7 writes moves: str.upper() and the regex
         # would otherwise read look-alikes ('ſ' as S, '５' or '٥' as 5).
         for char in text:
             if not char.isascii():

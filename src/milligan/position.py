@@ -1,4 +1,4 @@
-"""The position: an immutable, hashable snapshot of the table (RULES.md §4–§6).
+"""The position: an immutable, hashable snapshot of the table (docs/RULES.md §4–§6).
 
 >>> from milligan.variants import Variant
 >>> position = Position.deal(Variant.named("classic"), 42)
@@ -199,7 +199,7 @@ class Position:
     # -- moves ----------------------------------------------------------
 
     def legal_moves(self) -> LegalMoves:
-        """Every distinct move that :meth:`apply` would accept (RULES.md §7)."""
+        """Every distinct move that :meth:`apply` would accept (docs/RULES.md §7.3)."""
         return LegalMoves(self._generate())
 
     def is_legal(self, move: Move) -> bool:
@@ -474,7 +474,7 @@ class Position:
         return self.columns, self.face_down
 
     def reprieve_hopeless(self) -> bool:
-        """True when the open reprieve can certainly never settle (RULES.md §6).
+        """True when the open reprieve can certainly never settle (docs/RULES.md §6.3).
 
         Decided from :meth:`observe` alone (see
         :meth:`Observation.reprieve_hopeless`), so it never tells a player

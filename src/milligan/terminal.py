@@ -70,7 +70,8 @@ def render_game(game: Game, colour: bool = False) -> str:
                 tops.append(_face(CARDS[suit][height - 1], colour))
         founds.append(" ".join(tops))
     lines.append("Foundations: " + "   ".join(founds))
-    # The winning move may open a reprieve (§5) with nothing left to do: not shown.
+    # The winning move may open a reprieve (docs/RULES.md §6.1, D8) with nothing left
+    # to do: not shown.
     reprieve = None if position.is_won() else position.reprieve
     if reprieve is not None:
         banner = (

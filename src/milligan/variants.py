@@ -1,4 +1,4 @@
-"""Variants as data: one immutable settings object and five presets (RULES.md §2).
+"""Variants as data: one immutable settings object and five presets (docs/RULES.md §2).
 
 >>> Variant.named("one-deck").columns
 4

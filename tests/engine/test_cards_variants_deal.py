@@ -1,4 +1,4 @@
-"""Cards (§1), variants (§2) and deal numbers (§3)."""
+"""Cards (§1), variants (§2) and deal numbers (§3) of docs/RULES.md."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from milligan.deal import SplitMix64, deal_order
 from milligan.position import Position
 from milligan.variants import PRESETS
 
-# A copy of shared/vectors/deals.json, the specification's test vectors.
+# Deal-number test vectors (SplitMix64 outputs, whole dealing orders) for
+# docs/RULES.md §3; §3.5 there prints some of them.
 VECTORS = json.loads((Path(__file__).parent / "deals.json").read_text())
 
 

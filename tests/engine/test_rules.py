@@ -1,4 +1,4 @@
-"""One test (or a few) per rule of RULES.md §4–§6, on small constructed positions."""
+"""One test (or a few) per rule of docs/RULES.md §4–§6, on small constructed positions."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Importing this module registers one environment id per preset,
 ``milligan/Classic-v0``, ``milligan/Spanish-v0``, ``milligan/Improved-v0``,
 ``milligan/OneDeck-v0`` and ``milligan/Strict-v0``, plus ``milligan/Milligan-v0``
-that takes ``variant=`` (a preset name or a dict of RULES.md §2 settings).
+that takes ``variant=`` (a preset name or a dict of docs/RULES.md §2 settings).
 Gymnasium 1.x loads no plugins by itself: import this module first, or name it
 in the id, ``gymnasium.make("milligan.env:milligan/Classic-v0")``.
 
@@ -70,7 +70,7 @@ ObsType = dict[str, np.ndarray]
 
 
 def status(position: Position, legal: LegalMoves) -> str:
-    """``won``, ``lost`` (a dead end, RULES.md §6), ``stuck`` (no legal move) or ``playing``.
+    """``won``, ``lost`` (a dead end, docs/RULES.md §6), ``stuck`` (no legal move) or ``playing``.
 
     ``legal`` is the position's legal moves, already computed: most positions
     are settled from them without the dead-end search.

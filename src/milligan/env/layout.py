@@ -1,6 +1,6 @@
 """Actions and observations as numbers: the layout the Gymnasium and OpenSpiel games share.
 
-Actions: one fixed set per variant, every move the notation (RULES.md §7) can
+Actions: one fixed set per variant, every move the notation (docs/RULES.md §7) can
 write in it, numbered as follows (``C`` columns, ``K`` = deck size − 1, the
 longest group a column move can carry, since its target keeps a card):
 
@@ -63,7 +63,7 @@ KEYS = ("columns", "face_down", "foundations", "moved", "reprieve", "stock_rows"
 
 
 def as_variant(variant: Variant | str | Mapping[str, Any]) -> Variant:
-    """A variant from a preset name, a settings dict (RULES.md §2) or a Variant."""
+    """A variant from a preset name, a settings dict (docs/RULES.md §2) or a Variant."""
     if isinstance(variant, Variant):
         return variant
     return Variant.from_json(variant)

@@ -1,6 +1,6 @@
 """The storage interface: saved games as rows, one SQL schema for every backend.
 
-A game is stored as what it is made of (RULES.md §7): the variant, the deal
+A game is stored as what it is made of (docs/RULES.md §7.4): the variant, the deal
 (number or explicit order), the moves of the line of play and the moves that
 can be redone, with its revision and a few flags. The position is never
 stored; it is replayed through the engine.

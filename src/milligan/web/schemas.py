@@ -57,7 +57,7 @@ class Expect(Body):
 
 
 class RecordIn(Body):
-    """``POST /api/games/import``: a ``milligan-record/1`` record (RULES.md §7)."""
+    """``POST /api/games/import``: a ``milligan-record/1`` record (docs/RULES.md §7.4)."""
 
     format: str = Field(examples=["milligan-record/1"])
     variant: str | Settings
@@ -71,7 +71,7 @@ class RecordIn(Body):
 
 
 class GamePublic(BaseModel):
-    """A game: the RULES.md §8 position plus what the client needs to play it."""
+    """A game: the docs/RULES.md §8 position plus what the client needs to play it."""
 
     id: str
     variant: str | Settings
@@ -179,7 +179,7 @@ def title_of(variant: str | dict[str, Any]) -> str:
 
 
 def game_json(live: Live) -> dict[str, Any]:
-    """The game object of RULES.md §8 plus the extra keys of :class:`GamePublic`."""
+    """The game object of docs/RULES.md §8 plus the extra keys of :class:`GamePublic`."""
     game, row = live.game, live.row
     out = game_to_json(game, hide_deal=row.secret)
     position = game.position
