@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +72,12 @@ def save(page: Page, folder: Path, name: str) -> None:
 
 def settle(page: Page) -> None:
     """Wait until no card is moving (a card in flight is not where it will land)."""
-    page.wait_for_function(
-        "document.getAnimations().filter(a => a.playState === 'running').length === 0")
+    # Polled from here: wait_for_function evaluates text in the page, which its
+    # Content-Security-Policy (no eval) refuses.
+    running = "document.getAnimations().filter(a => a.playState === 'running').length"
+    deadline = time.monotonic() + 10
+    while page.evaluate(running) and time.monotonic() < deadline:
+        page.wait_for_timeout(25)
 
 
 def drag(page: Page, source: Any, target: Any) -> None:

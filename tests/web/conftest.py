@@ -47,7 +47,7 @@ def new_client(app) -> Iterator[Callable[[], TestClient]]:  # type: ignore[no-un
     clients: list[TestClient] = []
 
     def make() -> TestClient:
-        client = TestClient(app)
+        client = TestClient(app, base_url="http://localhost")
         client.__enter__()
         clients.append(client)
         return client

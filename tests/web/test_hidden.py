@@ -99,17 +99,17 @@ def test_no_answer_shows_a_hidden_card(client: TestClient, variant: str, deal: i
     for step in range(160):
         roll = rng.random()
         if game["status"] != "playing" or roll < 0.06:
-            answer = client.post(f"{base}/undo")
+            answer = client.post(f"{base}/undo", json={})
         elif roll < 0.10:
-            answer = client.post(f"{base}/redo")
+            answer = client.post(f"{base}/redo", json={})
         elif roll < 0.20:
             answer = client.post(f"{base}/moves", json={"move": rng.choice(junk)})
         elif roll < 0.22:
             answer = client.post(f"{base}/moves", json={"move": "D", "expect": -1})
         elif roll < 0.23:
-            answer = client.post(f"{base}/restart")
+            answer = client.post(f"{base}/restart", json={})
         elif game["reprieve"] is not None and (game["hopeless"] or roll < 0.35):
-            answer = client.post(f"{base}/undo")  # free moves go on forever: step back
+            answer = client.post(f"{base}/undo", json={})  # free moves go on forever: step back
         else:
             legal = game["legal"]
             preferred = [m for m in legal if m in ("S", "D") or m.endswith(">F")]
@@ -127,5 +127,6 @@ def test_no_answer_shows_a_hidden_card(client: TestClient, variant: str, deal: i
     assert game["revision"] > 60  # most actions were accepted
     if deal is None:
         playing = game["status"] == "playing"
-        over = watcher.check(client.post(f"{base}/resign") if playing else client.get(base))
+        answer = client.post(f"{base}/resign", json={}) if playing else client.get(base)
+        over = watcher.check(answer)
         assert over["status"] != "playing" and over["deal"] is not None  # shown at the end

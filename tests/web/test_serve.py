@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -19,6 +20,7 @@ import pytest
 
 from milligan.store import open_database
 from milligan.store.testing import free_port
+from milligan.web.settings import ENVIRON, ServerSettings
 
 
 class Server:
@@ -171,7 +173,8 @@ def test_raw_http_limits(server: Server) -> None:
                 pass
             return reply
 
-    head = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    host = b"Host: 127.0.0.1:%d\r\n" % server.port
+    head = b"POST /api/games HTTP/1.1\r\n" + host + b"Content-Type: application/json\r\n"
     declared = exchange(head + b"Content-Length: 100000\r\nConnection: close\r\n\r\n{}")
     assert declared.startswith(b"HTTP/1.1 413") and b'"too_large"' in declared
     chunk = b"4000\r\n" + b" " * 0x4000 + b"\r\n"
@@ -182,6 +185,28 @@ def test_raw_http_limits(server: Server) -> None:
     small = exchange(head + b"Content-Length: 2\r\nConnection: close\r\n\r\n{}")
     assert small.startswith(b"HTTP/1.1 201")
     assert b"HttpOnly" in small and b"SameSite=Lax" in small
+
+
+def test_a_slow_body_gets_408_and_the_connection_is_closed(database: str) -> None:
+    """Headers, then a body that trickles: the server answers 408 once the body timeout is up."""
+    settings = ServerSettings(body_timeout=1.0).to_env()
+    server = Server(database, env={ENVIRON: settings})
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as connection:
+            connection.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % server.port
+                + b"Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{"
+            )
+            reply = b""
+            for _ in range(3):  # a byte now and then, never the whole body
+                time.sleep(0.4)
+                with contextlib.suppress(OSError):
+                    connection.sendall(b" ")
+            while chunk := connection.recv(65536):
+                reply += chunk
+        assert reply.startswith(b"HTTP/1.1 408") and b'"timeout"' in reply
+    finally:
+        server.stop()
 
 
 def test_open_starts_a_browser_once_the_server_is_up(database: str, tmp_path: Path) -> None:

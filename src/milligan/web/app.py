@@ -2,7 +2,9 @@
 
 - Each browser is an anonymous player: a random 128-bit token in an
   HttpOnly, SameSite=Lax cookie; only its SHA-256 hash is stored.
-- Bodies over 16 KiB are refused (413) whether or not they declare their length.
+- The outer guard (:mod:`milligan.web.guard`) checks the ``Host`` header and the
+  ``Origin`` of writes, limits bodies to 16 KiB and 10 seconds, and adds the
+  security headers to every answer.
 - Every error is ``{"error": CODE, "message": TEXT}``; the engine's errors
   are mapped to HTTP statuses here, in one place.
 """
@@ -29,12 +31,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from milligan.errors import IllegalMoveError, MilliganError
 from milligan.store.database import Database
 from milligan.store.games import GameNotFoundError, Games, StaleGameError
+from milligan.web.guard import BODY_LIMIT, BodyLimitMiddleware, GuardMiddleware
 from milligan.web.routes import ApiError, HelpBudget, SolverPool, router
+from milligan.web.settings import ServerSettings
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "milligan_player"
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
-BODY_LIMIT = 16 * 1024
 _TOKEN = re.compile(r"[0-9a-f]{32}")
 
 #: The front end's pages: each answers with the single page, which routes itself.
@@ -101,62 +104,6 @@ class PlayerMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
-class BodyLimitMiddleware:
-    """Refuse bodies over ``limit`` bytes with 413, by declared length and by count.
-
-    The body is read (up to the limit) before the application runs, so a
-    refused request never reaches a handler.
-    """
-
-    def __init__(self, app: ASGIApp, limit: int = BODY_LIMIT) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        for name, value in scope["headers"]:
-            if name == b"content-length":
-                try:
-                    declared = int(value)
-                except ValueError:
-                    declared = 0
-                if declared > self.limit:
-                    await self._refuse(scope, receive, send)
-                    return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                break  # the client went away; the app will see it
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limit:
-                await self._refuse(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        delivered = False
-
-        async def replay() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        reply = error_reply(413, "too_large", f"request bodies are limited to {self.limit} bytes")
-        reply.headers["connection"] = "close"
-        await reply(scope, receive, send)
-
-
 def _validation_message(error: RequestValidationError) -> str:
     parts = []
     for item in error.errors()[:5]:
@@ -183,6 +130,10 @@ def _install_error_handlers(app: FastAPI) -> None:
             return error_reply(404, "not_found", f"there is nothing at {request.url.path}")
         if error.status_code == 413:
             return error_reply(413, "too_large", str(error.detail))
+        if error.status_code == 400:
+            # FastAPI's "error parsing the body": bad UTF-8, a number of over 4,300
+            # digits, JSON nested too deep. As with any other malformed body: 422.
+            return error_reply(422, "invalid", "the body is not valid JSON")
         code = "invalid" if 400 <= error.status_code < 500 else "internal"
         return error_reply(error.status_code, code, str(error.detail))
 
@@ -224,15 +175,27 @@ def _index() -> Response:
 
 
 def create_app(
-    database: Database, *, games: Games | None = None, budget: HelpBudget | None = None
+    database: Database,
+    *,
+    games: Games | None = None,
+    budget: HelpBudget | None = None,
+    settings: ServerSettings | None = None,
+    owns_database: bool = False,
 ) -> FastAPI:
-    """The whole web application over ``database``."""
-    pool = SolverPool()
+    """The whole web application over ``database`` (closed at the end if it ``owns_database``).
+
+    The generated OpenAPI schema is at ``/openapi.json``; the Swagger page
+    is not served, since it would load its code from another site.
+    """
+    settings = settings if settings is not None else ServerSettings()
+    pool = SolverPool(settings.solver_queue)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         pool.close()
+        if owns_database:
+            database.close()
 
     app = FastAPI(
         lifespan=lifespan,
@@ -243,8 +206,11 @@ def create_app(
             "Positions follow RULES.md §8: face-down cards are `??` and the stock is a count. "
             "Errors are `{\"error\": CODE, \"message\": TEXT}`."
         ),
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.database = database
+    app.state.settings = settings
     app.state.games = games if games is not None else Games(database)
     app.state.budget = budget if budget is not None else HelpBudget()
     app.state.solver_pool = pool
@@ -254,8 +220,23 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     _install_error_handlers(app)
     app.add_middleware(PlayerMiddleware)
-    app.add_middleware(BodyLimitMiddleware)
+    app.add_middleware(BodyLimitMiddleware, limit=BODY_LIMIT, timeout=settings.body_timeout)
+    app.add_middleware(GuardMiddleware, settings=settings)
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The application for one of several server processes (``milligan serve --workers``).
+
+    Its settings, the database included, come from the environment
+    (:meth:`ServerSettings.from_env`); the database is closed when the
+    process stops.
+    """
+    from milligan.store import open_database
+
+    settings = ServerSettings.from_env()
+    database = open_database(settings.database)
+    return create_app(database, settings=settings, owns_database=True)
 
 
 def _version() -> str:

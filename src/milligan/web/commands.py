@@ -28,6 +28,21 @@ def register(subparsers: Any) -> None:
         help="a SQLite file, or a postgresql:// URL (default: a file in your data folder)",
     )
     serve.add_argument("--open", action="store_true", help="open the game in a browser")
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name (or NAME:PORT) the server answers to, besides the loopback names;"
+        " repeatable",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N server processes on the one database (default 1)",
+    )
     serve.set_defaults(handler=cmd_serve)
 
 
@@ -68,24 +83,50 @@ def _check_listen(host: str, port: int) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import dataclasses
+    import os
+
     import uvicorn
 
     from milligan.store import open_database
     from milligan.web.app import create_app
+    from milligan.web.settings import ENVIRON, ServerSettings
 
     if not 0 <= args.port < 65536:
         raise UsageError(f"port {args.port} is out of range")
     args.port = _check_listen(args.host, args.port)
-    database = open_database(args.database)
-    app = create_app(database)
-    config = uvicorn.Config(
-        app,
-        host=args.host,
+    if not 1 <= args.workers <= 64:
+        raise UsageError(f"--workers {args.workers} is out of range (1 to 64)")
+    # Settings not on the command line (limits, budgets) can come from the environment.
+    settings = dataclasses.replace(
+        ServerSettings.from_env(),
         port=args.port,
-        log_level="warning",
-        access_log=False,
-        timeout_graceful_shutdown=5,
+        allowed_hosts=tuple(args.allowed_host),
     )
+    database = open_database(args.database)  # creates or migrates the schema, once
+    limits: dict[str, Any] = {
+        "timeout_keep_alive": 5,  # seconds an idle connection is kept
+        "h11_max_incomplete_event_size": 16 * 1024,  # request line and headers
+        "limit_concurrency": 1000,
+        "timeout_graceful_shutdown": 5,
+        "log_level": "warning",
+        "access_log": False,
+    }
+    if args.workers == 1:
+        app: Any = create_app(database, settings=settings)
+        config = uvicorn.Config(app, host=args.host, port=args.port, **limits)
+    else:
+        target = args.database if args.database is not None else str(database.description)
+        database.close()
+        os.environ[ENVIRON] = dataclasses.replace(settings, database=target).to_env()
+        config = uvicorn.Config(
+            "milligan.web.app:app_from_env",
+            factory=True,
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            **limits,
+        )
     server = uvicorn.Server(config)
     url = _page_url(args.host, args.port)
 
@@ -97,6 +138,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if args.open:
                 webbrowser.open(url)
 
+    if args.workers > 1:
+        print(
+            f"Milligan is served at {url} by {args.workers} processes "
+            f"(games in {database.description})",
+            flush=True,
+        )
+        if args.open:
+            threading.Timer(2.0, webbrowser.open, args=(url,)).start()
+        from uvicorn.supervisors import Multiprocess
+
+        sock = config.bind_socket()
+        Multiprocess(config, sockets=[sock]).run()
+        return 0
     threading.Thread(target=announce, name="announce", daemon=True).start()
     try:
         server.run()

@@ -1,24 +1,24 @@
 """The JSON API under ``/api``: thin handlers over :class:`~milligan.store.games.Games`.
 
-Handlers are plain functions (FastAPI runs them in its thread pool); the
+Handlers that read or change a game are plain functions (FastAPI runs them
+in its thread pool); those that wait for the solver are coroutines that hold
+no thread meanwhile, so that solver work never keeps a move waiting. The
 engine's errors become HTTP errors in one place, :mod:`milligan.web.app`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-import multiprocessing
-import os
+import json
 import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from milligan.errors import IllegalMoveError
 from milligan.game import Game
@@ -42,6 +42,7 @@ from milligan.web.schemas import (
     game_json,
     summary_json,
 )
+from milligan.web.worker import Lane, WorkerStopped
 
 T = TypeVar("T")
 
@@ -66,50 +67,77 @@ class HelpBudget:
 
 
 class SolverPool:
-    """Runs the solver in one worker process, so that the server stays responsive.
+    """Solver work in worker processes, bounded per player and in total.
 
-    The solver is pure computation; in a thread it would hold the
-    interpreter lock and slow every other request down.
+    Hints and solutions (and winnable deals wanted at once) share the
+    ``help`` worker; the ``background`` worker (lower priority) keeps the
+    pool of winnable deals filled. The handlers await the work without
+    holding a thread, so moves never wait behind the solver. A player has
+    one request at the solver at a time (429 for a second), at most
+    ``queue_limit`` wait in all (503 beyond), and a request whose client
+    has gone is dropped, or stopped if it is running.
     """
 
-    def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
+    def __init__(self, queue_limit: int = 16) -> None:
+        self.help = Lane("help")
+        self.background = Lane("background", niceness=10)
+        self.queue_limit = queue_limit
         self._lock = threading.Lock()
+        self._players: set[str] = set()
+        self._waiting = 0
 
-    def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def run(
+        self,
+        player: str,
+        request: Request | None,
+        function: Callable[..., T],
+        *args: Any,
+        **kwargs: Any,
+    ) -> T:
+        """``function(*args, **kwargs)`` in the help worker, for ``player``."""
         with self._lock:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_exit_with_parent,
-                    initargs=(os.getpid(),),
+            if player in self._players:
+                raise ApiError(
+                    429,
+                    "too_many",
+                    "you already have a hint, a solution or a winnable deal on its way; "
+                    "wait for it before asking again",
                 )
-            pool = self._pool
+            if self._waiting >= self.queue_limit:
+                raise ApiError(
+                    503,
+                    "busy",
+                    "the solver is busy with other players' requests; try again in a minute",
+                )
+            self._players.add(player)
+            self._waiting += 1
+        job = self.help.submit(function, *args, **kwargs)
         try:
-            return pool.submit(function, *args, **kwargs).result()
-        except BrokenProcessPool:
+            waiter = asyncio.wrap_future(job.future)
+            while True:
+                done, _ = await asyncio.wait({waiter}, timeout=0.25)
+                if done:
+                    break
+                if request is not None and await request.is_disconnected():
+                    self.help.cancel(job)
+                    raise ApiError(499, "gone", "the client went away; the work was stopped")
+            try:
+                result: T = waiter.result()
+            except WorkerStopped:
+                raise ApiError(503, "not_available", "the solver stopped; try again") from None
+            return result
+        except BaseException:
+            self.help.cancel(job)  # a no-op once it has ended
+            raise
+        finally:
             with self._lock:
-                if self._pool is pool:
-                    self._pool = None
-            raise ApiError(503, "not_available", "the solver stopped; try again") from None
+                self._players.discard(player)
+                self._waiting -= 1
 
     def close(self) -> None:
-        with self._lock:
-            if self._pool is not None:
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-
-
-def _exit_with_parent(parent: int) -> None:
-    """In the solver worker: end when the server is gone (even after a kill -9)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+        """Stop the workers."""
+        self.help.close()
+        self.background.close()
 
 
 class ApiError(Exception):
@@ -156,7 +184,27 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorPublic} for status in (404, 409, 413, 422)
 }
 
-router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+async def json_writes(request: Request) -> None:
+    """Every write must say ``Content-Type: application/json``, with a body or without.
+
+    A page on another site can send a form or a ``text/plain`` body without
+    asking first; it cannot send this content type without a CORS preflight,
+    which this server never grants.
+    """
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        return
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        raise ApiError(
+            415,
+            "not_json",
+            "writes must be sent as Content-Type: application/json (even without a body)",
+        )
+
+
+router = APIRouter(prefix="/api", responses=ERRORS, dependencies=[Depends(json_writes)])
 
 
 def _checked_id(game_id: str) -> str:
@@ -307,24 +355,53 @@ def _playing_position(live: Live) -> tuple[Position, int]:
     return live.game.position, live.row.revision
 
 
+def _seed(position: Position, revision: int) -> int:
+    """A hint's seed, from what the player sees: asking again gives the same hint.
+
+    Two games that look the same get the same hint, whatever their hidden cards.
+    """
+    seen = position.observe()
+    text = json.dumps([
+        str(seen.variant.to_json()),
+        [[str(card) if card is not None else "??" for card in column] for column in seen.columns],
+        seen.foundations,
+        seen.stock,
+        seen.reprieve,
+        sorted(seen.moved),
+        revision,
+    ])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
 @router.get(
-    "/games/{game_id}/hint", response_model=HintPublic, responses={501: {"model": ErrorPublic}}
+    "/games/{game_id}/hint",
+    response_model=HintPublic,
+    responses={status: {"model": ErrorPublic} for status in (429, 501, 503)},
 )
-def hint(
-    game_id: str, player: Player, games: GamesDep, budget: BudgetDep, pool: PoolDep
+async def hint(
+    game_id: str,
+    request: Request,
+    player: Player,
+    games: GamesDep,
+    budget: BudgetDep,
+    pool: PoolDep,
 ) -> JSONResponse:
     """A fair hint: the solver sees only what the player sees. Counted in statistics."""
     solver = _solver()
-    position, revision = games.read(player, _checked_id(game_id), _playing_position)
-    seed = int.from_bytes(hashlib.sha256(f"{game_id}/{revision}".encode()).digest()[:8], "big")
-    found = pool.run(
+    game_id = _checked_id(game_id)
+    position, revision = await run_in_threadpool(
+        games.read, player, game_id, _playing_position
+    )
+    found = await pool.run(
+        player,
+        request,
         solver.hint,
         position.observe(),
         samples=budget.hint_samples,
-        seed=seed,
+        seed=_seed(position, revision),
         max_positions=budget.hint_positions,
     )
-    games.count_help(player, game_id, hint=True)
+    await run_in_threadpool(lambda: games.count_help(player, game_id, hint=True))
     move = found.move
     if move is None:  # no sampled deal was won: a move that can never hurt, if there is one
         safe = solver.safe_auto_moves(position)
@@ -341,22 +418,30 @@ def hint(
 @router.get(
     "/games/{game_id}/solution",
     response_model=SolutionPublic,
-    responses={501: {"model": ErrorPublic}},
+    responses={status: {"model": ErrorPublic} for status in (429, 501, 503)},
 )
-def solution(
-    game_id: str, player: Player, games: GamesDep, budget: BudgetDep, pool: PoolDep
+async def solution(
+    game_id: str,
+    request: Request,
+    player: Player,
+    games: GamesDep,
+    budget: BudgetDep,
+    pool: PoolDep,
 ) -> JSONResponse:
     """A solution from the current position, with full knowledge: marks the game assisted."""
     solver = _solver()
-    position, _ = games.read(player, _checked_id(game_id), _playing_position)
-    solved = pool.run(
+    game_id = _checked_id(game_id)
+    position, _ = await run_in_threadpool(games.read, player, game_id, _playing_position)
+    solved = await pool.run(
+        player,
+        request,
         solver.solve,
         position,
         timeout=budget.solution_seconds,
         max_positions=budget.solution_positions,
         max_memory_mb=budget.solution_memory_mb,
     )
-    games.count_help(player, game_id, solution=True)
+    await run_in_threadpool(lambda: games.count_help(player, game_id, solution=True))
     result = str(getattr(solved.result, "value", solved.result)).lower()
     return _reply(
         {

@@ -1,0 +1,164 @@
+"""Solver work stays off the path of moves: bounded per player and in total, cancelled when
+the client goes."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+import anyio.to_thread
+import pytest
+from fastapi.testclient import TestClient
+
+from milligan.web.app import COOKIE
+from milligan.web.routes import ApiError, SolverPool
+from milligan.web.worker import Job, JobCancelled, Lane
+
+
+class HeldLane:
+    """A stand-in for the help worker: each job waits until the test lets it end."""
+
+    def __init__(self) -> None:
+        self.jobs: list[Job] = []
+        self.cancelled: list[Job] = []
+        self.submitted = threading.Semaphore(0)
+
+    def submit(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Job:
+        job = Job(function, args, kwargs)
+        self.jobs.append(job)
+        self.submitted.release()
+        return job
+
+    def cancel(self, job: Job) -> None:
+        if not job.future.done():
+            self.cancelled.append(job)
+            job.future.set_exception(JobCancelled())
+
+    def close(self) -> None:
+        pass
+
+
+def player_headers(number: int) -> dict[str, str]:
+    return {"cookie": f"{COOKIE}={number:032x}"}
+
+
+def test_moves_go_on_while_solutions_wait(client: TestClient) -> None:
+    """Solutions hold no server thread: with one thread for sync handlers and three
+    solutions in the works, another player's move is answered at once."""
+    held = HeldLane()
+    client.app.state.solver_pool.help = held  # type: ignore[attr-defined]
+    portal = client.portal  # type: ignore[attr-defined]
+    assert portal is not None
+    portal.call(lambda: setattr(anyio.to_thread.current_default_thread_limiter(),
+                                "total_tokens", 1))
+    games = []
+    for number in range(4):
+        answer = client.post("/api/games", json={"variant": "classic", "deal": 42},
+                             headers=player_headers(number))
+        games.append(answer.json())
+    answers: dict[int, Any] = {}
+
+    def ask(number: int) -> None:
+        answers[number] = client.get(f"/api/games/{games[number]['id']}/solution",
+                                     headers=player_headers(number))
+
+    askers = [threading.Thread(target=ask, args=(number,)) for number in range(1, 4)]
+    for thread in askers:
+        thread.start()
+    for _ in askers:
+        assert held.submitted.acquire(timeout=60)
+    moved: list[Any] = []
+    mover = threading.Thread(target=lambda: moved.append(client.post(
+        f"/api/games/{games[0]['id']}/moves", json={"move": "5>F"}, headers=player_headers(0))))
+    mover.start()
+    mover.join(timeout=60)  # a guard against a hang, not a measure of speed
+    assert moved and moved[0].status_code == 200
+    assert not any(job.future.done() for job in held.jobs)  # the solutions are still waiting
+    for job in held.jobs:
+        job.future.set_result(SimpleNamespace(result="unknown", moves=()))
+    for thread in askers:
+        thread.join(timeout=60)
+    assert [answers[number].json()["result"] for number in (1, 2, 3)] == ["unknown"] * 3
+
+
+def test_one_request_per_player_and_a_bounded_queue(client: TestClient) -> None:
+    held = HeldLane()
+    pool: SolverPool = client.app.state.solver_pool  # type: ignore[attr-defined]
+    pool.help = held  # type: ignore[assignment]
+    pool.queue_limit = 2
+    games = [
+        client.post("/api/games", json={"variant": "classic", "deal": 42},
+                    headers=player_headers(number)).json()
+        for number in range(3)
+    ]
+    first = threading.Thread(target=lambda: client.get(
+        f"/api/games/{games[0]['id']}/solution", headers=player_headers(0)))
+    first.start()
+    assert held.submitted.acquire(timeout=60)
+    again = client.get(f"/api/games/{games[0]['id']}/hint", headers=player_headers(0))
+    assert again.status_code == 429 and again.json()["error"] == "too_many"
+    assert "wait" in again.json()["message"]
+    second = threading.Thread(target=lambda: client.get(
+        f"/api/games/{games[1]['id']}/hint", headers=player_headers(1)))
+    second.start()
+    assert held.submitted.acquire(timeout=60)
+    full = client.get(f"/api/games/{games[2]['id']}/solution", headers=player_headers(2))
+    assert full.status_code == 503 and full.json()["error"] == "busy"
+    for job in held.jobs:
+        job.future.set_result(SimpleNamespace(result="unknown", moves=(), move=None,
+                                              win_chance=0.0, samples=0))
+    first.join(timeout=60)
+    second.join(timeout=60)
+    assert client.get(f"/api/games/{games[2]['id']}", headers=player_headers(2)).json()[
+        "assisted"] is False  # the refused solution was not counted
+
+
+class GoneAfter:
+    """A request whose client disconnects after ``checks`` looks."""
+
+    def __init__(self, checks: int) -> None:
+        self.checks = checks
+
+    async def is_disconnected(self) -> bool:
+        self.checks -= 1
+        return self.checks < 0
+
+
+def test_a_job_whose_client_goes_is_stopped_in_the_worker() -> None:
+    pool = SolverPool()
+    try:
+        async def scenario() -> None:
+            with pytest.raises(ApiError) as gone:
+                await pool.run("alice", GoneAfter(2), time.sleep, 3600)  # type: ignore[arg-type]
+            assert gone.value.code == "gone"
+            # The worker that ran the long sleep was killed; a new one answers.
+            assert await pool.run("alice", None, sum, [1, 2, 3]) == 6
+
+        asyncio.run(asyncio.wait_for(scenario(), timeout=120))
+    finally:
+        pool.close()
+
+
+def test_a_lane_drops_a_waiting_job_and_kills_a_running_one() -> None:
+    lane = Lane("test")
+    try:
+        running = lane.submit(time.sleep, 3600)
+        waiting = lane.submit(sum, [1, 2])
+        deadline = time.monotonic() + 60
+        while lane._current is not running and time.monotonic() < deadline:
+            time.sleep(0.02)
+        lane.cancel(waiting)
+        lane.cancel(running)
+        with pytest.raises(JobCancelled):
+            running.future.result(timeout=60)
+        with pytest.raises(JobCancelled):
+            waiting.future.result(timeout=60)
+        assert lane.submit(sum, [4, 5]).future.result(timeout=60) == 9
+        with pytest.raises(ZeroDivisionError):
+            lane.submit(divmod, 1, 0).future.result(timeout=60)
+    finally:
+        lane.close()
