@@ -171,8 +171,8 @@ def test_nothing_points_outside_the_repository() -> None:
 
 
 def _published_files() -> list[Path]:
-    """README.md and every file under docs/ and src/ (no caches or build products)."""
-    files = [ROOT / "README.md"]
+    """README.md, CONTRIBUTING.md and every file under docs/ and src/ (no build products)."""
+    files = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
     for folder in ("docs", "src"):
         files += [
             path

@@ -1,4 +1,7 @@
-"""The engine imports nothing but the standard library and itself (STYLE.md)."""
+"""The engine imports nothing but the standard library and itself.
+
+The layer rules are in CONTRIBUTING.md, "Layers and what each may import".
+"""
 
 from __future__ import annotations
 
