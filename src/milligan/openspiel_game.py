@@ -7,7 +7,7 @@ Importing this module registers the game with OpenSpiel::
 
     game = pyspiel.load_game("python_milligan", {"variant": "one-deck"})
 
-Parameters: ``variant``, a preset name or RULES.md §2 settings written
+Parameters: ``variant``, a preset name or docs/RULES.md §2 settings written
 ``name:value`` and joined by ``;`` (``"decks:1;columns:6;reprieve:strict"``;
 the others as in ``classic``: OpenSpiel's game strings take no commas), and
 ``max_moves``, the player
@@ -359,7 +359,7 @@ class MilliganObserver:
 
 
 def deal_state(game: MilliganGame, number: int) -> MilliganState:
-    """A state of ``game`` after chance dealt deal ``number`` (RULES.md §3)."""
+    """A state of ``game`` after chance dealt deal ``number`` (docs/RULES.md §3)."""
     state: MilliganState = game.new_initial_state()
     for card in deal_order(state.variant, number):
         state.apply_action(OUTCOME_OF_CARD[card])

@@ -173,7 +173,7 @@ def test_a_game_in_progress_shows_what_the_server_has(
 
 def test_numbered_deal_shows_its_cards(page: Page, server: str, screenshots: Path) -> None:
     start(page, server, "classic", 42)
-    # RULES.md §7: deal 42 opens QD 6C 9C 5H AD TD 8S 4H.
+    # docs/RULES.md §7.4: deal 42 opens QD 6C 9C 5H AD TD 8S 4H.
     names = page.locator(".tableau .card").evaluate_all("els => els.map(e => e.dataset.card)")
     assert names == ["QD", "6C", "9C", "5H", "AD", "TD", "8S", "4H"]
     expect(card(page, 1, 0)).to_have_attribute("aria-label", "queen of diamonds, column 1")
