@@ -77,10 +77,9 @@ def status(position: Position, legal: LegalMoves) -> str:
     """
     if position.is_won():
         return "won"
-    if not legal:
-        return "stuck"
     if position.stock or position.reprieve is not None:
-        return "playing"
+        # With a stock and no reprieve, D is legal: no move means a stuck reprieve.
+        return "playing" if legal else "stuck"
     opens = position.variant.has_reprieve
     columns = position.columns
     for move in legal:
