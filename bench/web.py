@@ -7,10 +7,13 @@ thinking between moves (exponential, one second on average, as people do);
 a finished game, or one stuck in a reprieve, is undone or replaced. For
 N = 10, 100 and 300 it prints the moves per second the server committed and
 the p50 and p99 latency a player saw; then the saturation throughput:
-players with no think time at all.
+players with no think time at all; then a *solution storm*: while 10
+players play, 60 other players ask for solutions over and over, each on
+its own connection, and the moves' latency is measured again.
 
-    python bench/web.py                  # about 90 seconds
+    python bench/web.py                  # about 110 seconds
     python bench/web.py --seconds 5 --players 10,100 --saturation 8
+    python bench/web.py --players "" --saturation 0 --storm 60   # only the storm
 """
 
 from __future__ import annotations
@@ -93,8 +96,9 @@ class Connection:
     async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = json.dumps(body).encode() if body is not None else b""
         head = (
-            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(data)}\r\n"
-            + ("Content-Type: application/json\r\n" if body is not None else "")
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"Content-Length: {len(data)}\r\n"
+            + ("Content-Type: application/json\r\n" if method == "POST" else "")
             + (f"Cookie: {self.cookie}\r\n" if self.cookie else "")
             + "\r\n"
         ).encode()
@@ -164,8 +168,25 @@ async def player(
     await client.close()
 
 
-async def run(port: int, players: int, think: float, seconds: float) -> tuple[Tally, float]:
+async def asker(port: int, end: float, answers: dict[int, int], seed: int) -> None:
+    """A player who asks for a solution of a fresh deal, again and again, until ``end``."""
+    client = Connection(port)
+    _, game = await client.request("POST", "/api/games", {"variant": "classic"})
+    while time.monotonic() < end:
+        status, _ = await client.request("GET", f"/api/games/{game['id']}/solution")
+        answers[status] = answers.get(status, 0) + 1
+        if status == 200:
+            _, game = await client.request("POST", "/api/games", {"variant": "classic"})
+        else:
+            await asyncio.sleep(1.0)  # refused (429, 503): ask again a little later
+    await client.close()
+
+
+async def run(
+    port: int, players: int, think: float, seconds: float, storm: int = 0
+) -> tuple[Tally, float, dict[int, int]]:
     tally = Tally()
+    answers: dict[int, int] = {}
     now = time.monotonic()
     ramp = min(2.0, think) if think else 0.5
     begin = now + ramp + 1.0  # measure once everyone is playing
@@ -174,8 +195,9 @@ async def run(port: int, players: int, think: float, seconds: float) -> tuple[Ta
         player(port, think, now + ramp * i / players, begin, end, tally, seed=i)
         for i in range(players)
     ]
+    tasks += [asker(port, end, answers, seed=i) for i in range(storm)]
     await asyncio.gather(*tasks)
-    return tally, seconds
+    return tally, seconds, answers
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -202,6 +224,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0, help="measured time per run")
     parser.add_argument("--saturation", type=int, default=16,
                         help="players with no think time (0 to skip)")
+    parser.add_argument("--storm", type=int, default=60,
+                        help="players asking for solutions while 10 play (0 to skip)")
     parser.add_argument("--postgres", action="store_true",
                         help="use a throwaway PostgreSQL server instead of a SQLite file")
     args = parser.parse_args()
@@ -220,11 +244,18 @@ def main() -> None:
         print(f"milligan serve on port {port}, {backend}; {os.cpu_count()} cores, load average "
               f"{load} before the run; {args.seconds:g} s per run", flush=True)
         for count in (int(text) for text in args.players.split(",") if text):
-            tally, seconds = asyncio.run(run(port, count, args.think, args.seconds))
+            tally, seconds, _ = asyncio.run(run(port, count, args.think, args.seconds))
             report(f"{count} players, think {args.think:g} s", tally, seconds)
         if args.saturation:
-            tally, seconds = asyncio.run(run(port, args.saturation, 0.0, args.seconds))
+            tally, seconds, _ = asyncio.run(run(port, args.saturation, 0.0, args.seconds))
             report(f"{args.saturation} players, no think", tally, seconds)
+        if args.storm:
+            tally, seconds, answers = asyncio.run(
+                run(port, 10, args.think, args.seconds, storm=args.storm)
+            )
+            report(f"10 players, {args.storm} asking", tally, seconds)
+            shown = ", ".join(f"{count} × {status}" for status, count in sorted(answers.items()))
+            print(f"{'':<28} solution answers: {shown}", flush=True)
         load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
         print(f"load average {load} after the run", flush=True)
 

@@ -467,21 +467,25 @@ def test_new_game_dialog_share_link_and_resign(page: Page, server: str) -> None:
 
 
 def test_new_game_dialog_offers_a_deal_proven_winnable(page: Page, server: str) -> None:
+    from milligan.game import Game
+    from milligan.solver import solve
     from milligan.survey.results import known_winnable
 
     page.goto(f"{server}/")
     page.locator('[data-action="new"]').click()
     dialog = page.locator("dialog.new-game-dialog")
-    dialog.locator("#new-variant").select_option("one-deck")
+    dialog.locator("#new-variant").select_option("spanish")
     dialog.locator('label[for="deal-winnable"]').click()
     dialog.locator('[data-action="start"]').click()
     page.wait_for_url(re.compile(r"/game/[\w-]+$"))
     game = state(page)
-    assert game["variant"] == "one-deck" and game["deal"] is None  # secret until the end
+    assert game["variant"] == "spanish" and game["deal"] is None  # secret until the end
     page.locator('[data-action="resign"]').click()
     page.locator('[data-action="confirm"]').click()
     expect(page.locator(".end-overlay.resigned")).to_be_visible()
-    assert state(page)["deal"] in known_winnable("one-deck")
+    number = state(page)["deal"]  # a fresh random number, not one of a published list
+    assert number not in known_winnable("spanish")
+    assert solve(Game.new("spanish", number), max_positions=500_000).result == "won"
 
 
 def test_hint_and_solution_playback(page: Page, server: str) -> None:

@@ -13,11 +13,14 @@ from milligan.store import Database, open_database
 from milligan.store.testing import TemporaryPostgres
 from milligan.web.app import create_app
 from milligan.web.routes import HelpBudget
+from milligan.web.settings import ServerSettings
 
 #: Small budgets, so that hint and solution tests stay quick.
 TEST_BUDGET = HelpBudget(
     hint_samples=2, hint_positions=300, solution_seconds=5.0, solution_positions=5_000
 )
+#: No background work: the winnable pool is filled by the tests that want it.
+TEST_SETTINGS = ServerSettings(fill_winnable=False, winnable_pool=1, winnable_positions=200_000)
 
 _names = itertools.count()
 
@@ -38,7 +41,7 @@ def database(
 
 @pytest.fixture
 def app(database: Database):  # type: ignore[no-untyped-def]
-    return create_app(database, budget=TEST_BUDGET)
+    return create_app(database, budget=TEST_BUDGET, settings=TEST_SETTINGS)
 
 
 @pytest.fixture

@@ -601,22 +601,3 @@ def test_a_server_failure_is_still_json(app: Any, monkeypatch: pytest.MonkeyPatc
         app, base_url="http://localhost", raise_server_exceptions=False
     ) as client:
         assert_error(client.get("/api/games/abc"), 500, "internal")
-
-
-def test_a_random_winnable_deal_stays_secret_until_the_end(client: TestClient) -> None:
-    from milligan.survey.results import known_winnable
-
-    proven = known_winnable("one-deck")
-    assert proven, "the package ships the survey's proven-won deals"
-    game = new_game(client, variant="one-deck", winnable=True)
-    assert game["deal"] is None and game["status"] == "playing"
-    finished = client.post(f"/api/games/{game['id']}/resign", json={}).json()
-    assert finished["deal"] in proven
-    custom = {"decks": 1, "columns": 3, "opening_rows": 1, "face_down_rows": 0, "reprieve": "free"}
-    body = assert_error(
-        client.post("/api/games", json={"variant": custom, "winnable": True}), 501, "not_available"
-    )
-    assert "proven winnable" in body["message"]
-    assert_error(
-        client.post("/api/games", json={"variant": "classic", "winnable": "yes"}), 422, "invalid"
-    )

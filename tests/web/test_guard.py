@@ -51,7 +51,9 @@ def test_an_unknown_host_is_refused(client: TestClient, host: str) -> None:
 
 
 def test_loopback_hosts_must_carry_the_port(database: Any) -> None:
-    settings = ServerSettings(port=8123, allowed_hosts=("games.example", "other.example:443"))
+    settings = ServerSettings(
+        port=8123, allowed_hosts=("games.example", "other.example:443"), fill_winnable=False
+    )
     app = create_app(database, settings=settings)
     with TestClient(app, base_url="http://localhost:8123") as client:
         for host in ("localhost:8123", "127.0.0.1:8123", "[::1]:8123", "games.example",

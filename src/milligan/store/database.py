@@ -103,6 +103,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX games_by_player ON games (player, status, updated)",
     ),
+    (
+        # Random deal numbers proven won, each dealt once (milligan.web.winnable).
+        """CREATE TABLE winnable (
+            variant TEXT NOT NULL,
+            deal TEXT NOT NULL,
+            PRIMARY KEY (variant, deal)
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -284,3 +292,30 @@ class Database(ABC):
             params,
         )
         return [_from_sql(values) for values in rows]
+
+    # -- proven-won deals ------------------------------------------------------
+
+    def add_winnable(self, variant: str, deal: int) -> None:
+        """Keep a deal number proven won, to be dealt once."""
+        self._write([(
+            "INSERT INTO winnable (variant, deal) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (variant, str(deal)),
+        )])
+
+    def count_winnable(self, variant: str) -> int:
+        """How many proven-won deals wait for ``variant``."""
+        rows = self._read("SELECT COUNT(*) FROM winnable WHERE variant = ?", (variant,))
+        return int(rows[0][0])
+
+    def take_winnable(self, variant: str) -> int | None:
+        """A proven-won deal of ``variant``, removed so that no one else gets it; or None."""
+        for _ in range(8):  # another server may take the same one first
+            rows = self._read("SELECT deal FROM winnable WHERE variant = ? LIMIT 1", (variant,))
+            if not rows:
+                return None
+            (count,) = self._write([
+                ("DELETE FROM winnable WHERE variant = ? AND deal = ?", (variant, rows[0][0]))
+            ])
+            if count == 1:
+                return int(rows[0][0])
+        return None

@@ -15,7 +15,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -191,18 +191,20 @@ class Games:
         player: str,
         variant: Variant,
         deal: int | None = None,
-        choose_from: Sequence[int] = (),
+        *,
+        secret_deal: int | None = None,
     ) -> Live:
         """A new game of ``deal``, saved.
 
-        Without ``deal`` the number is random and kept secret: any number, or
-        one of ``choose_from`` when it is given (e.g. proven-winnable deals).
+        Without ``deal`` the number is the server's choice and kept secret until
+        the game ends: ``secret_deal`` (e.g. a random deal proven winnable), or a
+        random 64-bit number.
         """
         random = deal is None
         if deal is not None:
             number = deal
-        elif choose_from:
-            number = secrets.choice(choose_from)
+        elif secret_deal is not None:
+            number = secret_deal
         else:
             number = secrets.randbits(64)
         game = Game(variant, deal=number)

@@ -34,6 +34,7 @@ from milligan.store.games import GameNotFoundError, Games, StaleGameError
 from milligan.web.guard import BODY_LIMIT, BodyLimitMiddleware, GuardMiddleware
 from milligan.web.routes import ApiError, HelpBudget, SolverPool, router
 from milligan.web.settings import ServerSettings
+from milligan.web.winnable import WinnableFiller
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "milligan_player"
@@ -189,10 +190,19 @@ def create_app(
     """
     settings = settings if settings is not None else ServerSettings()
     pool = SolverPool(settings.solver_queue)
+    filler = WinnableFiller(
+        database,
+        pool.background,
+        size=settings.winnable_pool,
+        max_positions=settings.winnable_positions,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.fill_winnable:
+            filler.start()
         yield
+        filler.stop()
         pool.close()
         if owns_database:
             database.close()
@@ -214,6 +224,7 @@ def create_app(
     app.state.games = games if games is not None else Games(database)
     app.state.budget = budget if budget is not None else HelpBudget()
     app.state.solver_pool = pool
+    app.state.winnable = filler
     app.include_router(router)
     for page in PAGES:
         app.add_api_route(page, _index, methods=["GET"], include_in_schema=False)

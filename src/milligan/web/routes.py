@@ -42,6 +42,7 @@ from milligan.web.schemas import (
     game_json,
     summary_json,
 )
+from milligan.web.settings import ServerSettings
 from milligan.web.worker import Lane, WorkerStopped
 
 T = TypeVar("T")
@@ -249,22 +250,64 @@ def list_variants() -> JSONResponse:
     )
 
 
-@router.post("/games", status_code=201, response_model=GamePublic)
-def create_game(
-    player: Player, games: GamesDep, body: Annotated[GameCreate | None, Body()] = None
+@router.post(
+    "/games",
+    status_code=201,
+    response_model=GamePublic,
+    responses={status: {"model": ErrorPublic} for status in (429, 503)},
+)
+async def create_game(
+    request: Request,
+    player: Player,
+    games: GamesDep,
+    body: Annotated[GameCreate | None, Body()] = None,
 ) -> JSONResponse:
-    """Start a game. Without ``deal`` the number is random and kept secret until the end."""
+    """Start a game. Without ``deal`` the number is random and kept secret until the end.
+
+    With ``winnable``, the random number is one the solver has proven won.
+    """
     body = body or GameCreate()
     variant = Variant.from_json(body.variant)
-    choose_from: list[int] = []
+    secret_deal = None
     if body.winnable and body.deal is None:
-        from milligan.survey.results import known_winnable
-
-        choose_from = known_winnable(variant)
-        if not choose_from:
-            raise ApiError(501, "not_available", f"no deal of {variant} is proven winnable yet")
-    live = games.create(player, variant, body.deal, choose_from)
+        secret_deal = await _winnable_deal(request, player, variant)
+    live = await run_in_threadpool(
+        lambda: games.create(player, variant, body.deal, secret_deal=secret_deal)
+    )
     return _reply(game_json(live), 201)
+
+
+async def _winnable_deal(request: Request, player: str, variant: Variant) -> int:
+    """A random deal proven won: from the pool, else found now with a bounded effort."""
+    from milligan.store.games import variant_text
+    from milligan.web.winnable import find_winnable
+
+    settings: ServerSettings = request.app.state.settings
+    database = request.app.state.database
+    key = variant_text(variant)
+    number: int | None = await run_in_threadpool(database.take_winnable, key)
+    filler = getattr(request.app.state, "winnable", None)
+    if filler is not None:
+        filler.wake()
+    if number is None:
+        pool: SolverPool = request.app.state.solver_pool
+        number = await pool.run(
+            player,
+            request,
+            find_winnable,
+            variant.to_json(),
+            settings.winnable_positions,
+            settings.winnable_attempts,
+            settings.winnable_seconds,
+        )
+    if number is None:
+        raise ApiError(
+            503,
+            "not_available",
+            f"no deal of {variant} could be proven winnable just now; "
+            "try again, or play a random deal",
+        )
+    return number
 
 
 @router.get("/games", response_model=GameList)

@@ -71,8 +71,10 @@ class ServerSettings:
     winnable_pool: int = 3
     #: Positions the solver may expand to prove a random deal won.
     winnable_positions: int = 500_000
-    #: Random deals tried on demand, when the pool is empty, before 503.
-    winnable_attempts: int = 8
+    #: Random deals tried on demand, when the pool is empty, before 503 ...
+    winnable_attempts: int = 100
+    #: ... and the seconds they may take.
+    winnable_seconds: float = 10.0
     #: What the cache of replayed games may hold, in (estimated) bytes.
     cache_bytes: int = 64 * 1024 * 1024
     #: Start filling the winnable pool when the server starts.
