@@ -34,6 +34,19 @@ def describe_char(char: str) -> str:
     return f"{char!r} (U+{ord(char):04X})"
 
 
+def quoted(text: object, limit: int = 40) -> str:
+    """``repr(text)`` for a message, cut in the middle when it is long.
+
+    >>> quoted("9" * 5000 + ">F")
+    "'999999999999999999999999...99>F' (5002 characters)"
+    """
+    shown = repr(text)
+    if len(shown) <= limit:
+        return shown
+    size = f" ({len(text)} characters)" if isinstance(text, str) else ""
+    return f"{shown[: limit - 15]}...{shown[-5:]}{size}"
+
+
 class Rank(IntEnum):
     """A card's rank, Ace low (1) to King (13)."""
 
@@ -130,12 +143,12 @@ class Card:
         for char in text:
             if not char.isascii() and char not in SUIT_SYMBOLS:
                 raise InvalidMoveError(
-                    f"{text!r} is not a card: {describe_char(char)} is not allowed "
+                    f"{quoted(text)} is not a card: {describe_char(char)} is not allowed "
                     f"(expected e.g. AS, TH, 10H or A♠)"
                 )
         clean = text.strip(_ASCII_SPACE).upper()
         if len(clean) < 2:
-            raise InvalidMoveError(f"{text!r} is not a card (expected e.g. AS, TH, 10H)")
+            raise InvalidMoveError(f"{quoted(text)} is not a card (expected e.g. AS, TH, 10H)")
         rank_text, suit_text = clean[:-1], clean[-1]
         if rank_text == "10":
             rank_text = "T"
@@ -143,7 +156,7 @@ class Card:
         if suit < 0:
             suit = SUIT_SYMBOLS.find(suit_text)
         if len(rank_text) != 1 or rank_text not in RANK_CHARS or suit < 0:
-            raise InvalidMoveError(f"{text!r} is not a card (expected e.g. AS, TH, 10H)")
+            raise InvalidMoveError(f"{quoted(text)} is not a card (expected e.g. AS, TH, 10H)")
         return CARDS[Suit(suit)][RANK_CHARS.index(rank_text)]
 
 

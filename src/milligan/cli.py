@@ -12,14 +12,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from milligan.cards import quoted
 from milligan.errors import MilliganError
 from milligan.game import Game
-from milligan.record import Record, game_to_json
+from milligan.record import MAX_RECORD_BYTES, Record, decode_json, game_to_json
 from milligan.variants import PRESETS, Variant
 
 #: Modules that add subcommands; each has ``register(subparsers)``.
@@ -44,65 +47,122 @@ def variant_arg(text: str) -> Variant:
     text = text.strip()
     if text.startswith("{"):
         try:
-            return Variant.from_json(json.loads(text))
-        except json.JSONDecodeError as error:
-            raise argparse.ArgumentTypeError(f"bad variant JSON: {error}") from None
+            return Variant.from_json(decode_json(text))
         except MilliganError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"bad variant JSON: {error}") from None
     try:
         return Variant.named(text)
     except MilliganError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+_DEAL_NUMBER = re.compile(r"[0-9]{1,40}|0[xX][0-9a-fA-F]{1,40}", re.ASCII)
+_WHOLE = re.compile(r"[0-9]{1,40}", re.ASCII)
+_DIGITS = re.compile(r"-?[0-9]+", re.ASCII)
+
+
 def deal_number_arg(text: str) -> int:
-    """``--number``: a deal number from 0 to 2**64-1 (decimal or 0x hex)."""
-    try:
-        number = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a deal number") from None
+    """``--number``: a deal number from 0 to 2**64-1 (decimal or 0x hex), in ASCII digits."""
+    clean = text.strip(" ")
+    if _DIGITS.fullmatch(clean) and not _DEAL_NUMBER.fullmatch(clean):
+        raise argparse.ArgumentTypeError(
+            f"deal number {quoted(text)} is out of range (0 to 2**64-1)"
+        )
+    if not _DEAL_NUMBER.fullmatch(clean):
+        raise argparse.ArgumentTypeError(
+            f"{quoted(text)} is not a deal number (digits 0-9, or hex as 0x...)"
+        )
+    number = int(clean, 0 if clean[:2].lower() == "0x" else 10)
     if not 0 <= number < 2**64:
         raise argparse.ArgumentTypeError(f"deal number {text} is out of range (0 to 2**64-1)")
     return number
 
 
+#: The largest count or budget the command line takes: what a C ``long`` holds.
+MAX_COUNT = 2**63 - 1
+
+
 def positive_int(text: str) -> int:
-    """A whole number of at least 1 (counts and budgets)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    """A whole number from 1 to :data:`MAX_COUNT` (counts and budgets), in ASCII digits."""
+    clean = text.strip(" ")
+    if not _DIGITS.fullmatch(clean) or clean.startswith("-"):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number of at least 1")
+    if not _WHOLE.fullmatch(clean) or int(clean) > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is too large (at most {MAX_COUNT})")
+    value = int(clean)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} must be at least 1")
     return value
 
 
 def positive_float(text: str) -> float:
-    """A number above 0 (seconds)."""
+    """A number above 0 (seconds), in ASCII; ``inf`` means no limit."""
+    if not text.isascii():
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number")
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"{text} must be more than 0")
     return value
 
 
-def read_record_file(path: str) -> Record:
-    """Read a record file; one-line errors for missing files and bad JSON."""
+#: The most memory a command may be told to use, when the machine does not say.
+MAX_MEMORY_MB = 64 * 1024
+
+
+def machine_memory_mb() -> int:
+    """The machine's memory in MiB (:data:`MAX_MEMORY_MB` where it cannot be read)."""
     try:
-        text = Path(path).read_bytes() if path != "-" else sys.stdin.buffer.read()
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return MAX_MEMORY_MB
+    return total >> 20 if total > 0 else MAX_MEMORY_MB
+
+
+def memory_mb(text: str) -> int:
+    """``--max-memory``: MiB, at least 1 and at most the machine's memory."""
+    value = positive_int(text)
+    limit = min(machine_memory_mb(), MAX_MEMORY_MB)
+    if value > limit:
+        raise argparse.ArgumentTypeError(
+            f"{value} MiB is more than this machine can give (at most {limit} MiB)"
+        )
+    return value
+
+
+def read_record_file(path: str) -> Record:
+    """Read a record file; one-line errors for missing files, large files and bad JSON."""
+    try:
+        if path == "-":
+            text = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with Path(path).open("rb") as file:
+                text = file.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    if len(text) > MAX_RECORD_BYTES:
+        raise UsageError(f"{path} is not a record: it is over {MAX_RECORD_BYTES >> 20} MiB")
     return Record.from_json(text)
 
 
-def add_game_arguments(parser: argparse.ArgumentParser, number_default: int | None) -> None:
-    """The shared ``--variant`` and ``--number`` options."""
+def add_game_arguments(
+    parser: argparse.ArgumentParser,
+    number_default: int | None,
+    variant_default: Variant | None = PRESETS["classic"],
+) -> None:
+    """The shared ``--variant`` and ``--number`` options.
+
+    With ``variant_default=None`` the command can tell whether ``--variant``
+    was given (it then means classic).
+    """
     parser.add_argument(
         "--variant",
         type=variant_arg,
-        default=PRESETS["classic"],
+        default=variant_default,
         metavar="V",
         help=f"variant: {', '.join(PRESETS)} or settings as JSON (default classic)",
     )
@@ -163,11 +223,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     from milligan.terminal import play
 
     if args.resume is not None:
+        given = [
+            option
+            for option, value in (("--variant", args.variant), ("--number", args.number))
+            if value is not None
+        ]
+        if given:
+            raise UsageError(f"--resume plays the record's own deal: drop {' and '.join(given)}")
         record = read_record_file(args.resume)
         game = record.replay()
         save_path: str | None = args.resume
     else:
-        game = Game.new(args.variant, _number_or_random(args.number))
+        game = Game.new(args.variant or PRESETS["classic"], _number_or_random(args.number))
         save_path = None
     return play(game, save_path=save_path)
 
@@ -195,7 +262,7 @@ def build_parser() -> Parser:
     replay.set_defaults(handler=cmd_replay)
 
     play = sub.add_parser("play", help="play a game in the terminal")
-    add_game_arguments(play, number_default=None)
+    add_game_arguments(play, number_default=None, variant_default=None)
     play.add_argument("--resume", metavar="RECORD.json", help="resume a saved game")
     play.set_defaults(handler=cmd_play)
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from milligan.cards import describe_char
+from milligan.cards import describe_char, quoted
 from milligan.errors import InvalidMoveError
 
 
@@ -66,13 +66,13 @@ class Move:
     def parse(cls, text: str) -> Move:
         """Read a move; raises :class:`InvalidMoveError` on malformed text."""
         if not isinstance(text, str):
-            raise InvalidMoveError(f"a move is text, not {text!r}")
+            raise InvalidMoveError(f"a move is text, not {quoted(text)}")
         # ASCII only, as docs/RULES.md §7 writes moves: str.upper() and the regex
         # would otherwise read look-alikes ('ſ' as S, '５' or '٥' as 5).
         for char in text:
             if not char.isascii():
                 raise InvalidMoveError(
-                    f"{text!r} is not a move: {describe_char(char)} is not ASCII "
+                    f"{quoted(text)} is not a move: {describe_char(char)} is not ASCII "
                     f"(moves are written e.g. 3>F, 3:2>5, D or S)"
                 )
         clean = _SPACE.sub("", text).upper()
@@ -83,7 +83,7 @@ class Move:
         match = _PATTERN.fullmatch(clean)
         if match is None:
             raise InvalidMoveError(
-                f"{text.strip()!r} is not a move (expected e.g. 3>F, 3>5, 3:2>5, D or S)"
+                f"{quoted(text.strip())} is not a move (expected e.g. 3>F, 3>5, 3:2>5, D or S)"
             )
         source = int(match["source"])
         count = int(match["count"]) if match["count"] else 1
@@ -115,9 +115,7 @@ class Move:
         return f"Move.parse({str(self)!r})"
 
 
-_PATTERN = re.compile(
-    r"(?P<source>[0-9]{1,3})(?::(?P<count>[0-9]{1,3}))?>(?P<target>[0-9]{1,3}|F)"
-)
+_PATTERN = re.compile(r"(?P<source>[0-9]{1,3})(?::(?P<count>[0-9]{1,3}))?>(?P<target>[0-9]{1,3}|F)")
 _SPACE = re.compile(r"\s+", re.ASCII)
 
 

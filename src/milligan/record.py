@@ -25,6 +25,8 @@ from milligan.position import Position
 from milligan.variants import Variant
 
 FORMAT = "milligan-record/1"
+#: The longest record accepted, in bytes: far above any real game.
+MAX_RECORD_BYTES = 1 << 20
 RESULTS = ("won", "lost", "resigned", "unknown")
 HIDDEN = "??"
 
@@ -67,10 +69,18 @@ class Record:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Record:
-        """Read a record from JSON text; :class:`InvalidRecordError` if malformed."""
+        """Read a record from JSON text; :class:`InvalidRecordError` if malformed.
+
+        A record is at most :data:`MAX_RECORD_BYTES` long.
+        """
+        size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+        if size > MAX_RECORD_BYTES:
+            raise InvalidRecordError(
+                f"a record is at most {MAX_RECORD_BYTES >> 20} MiB; this one is larger"
+            )
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            data = decode_json(text)
+        except ValueError as error:
             raise InvalidRecordError(f"a record must be JSON: {error}") from None
         return cls.from_dict(data)
 
@@ -150,6 +160,30 @@ class Record:
         if self.result == "won" and game.status != "won":
             raise InvalidRecordError("the record says won, but its moves do not win")
         return game
+
+
+def decode_json(text: str | bytes) -> Any:
+    """Decode JSON text, or raise :class:`ValueError` with a one-line reason.
+
+    Unlike :func:`json.loads`, every way to fail is a ``ValueError``:
+    nesting too deep for the decoder, or a number too long to read.
+
+    >>> decode_json("[" * 100_000 + "]" * 100_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: it is nested too deeply
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("it is nested too deeply") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(str(error)) from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"it is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except ValueError:
+        # Python refuses to read integers of more than a few thousand digits.
+        raise ValueError("it holds a number too long to read") from None
 
 
 # -- the JSON position (§8) ---------------------------------------------------------
