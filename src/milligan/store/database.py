@@ -111,9 +111,42 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (variant, deal)
         )""",
     ),
+    (
+        # Each player's statistics per variant key, kept up to date as games change,
+        # so that reading them does not read every game (filled from the games
+        # by the migration, see Database.migrate).
+        """CREATE TABLE player_stats (
+            player TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            played INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            current_streak INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            best_time DOUBLE PRECISION,
+            fewest_moves INTEGER,
+            hints INTEGER NOT NULL,
+            solutions INTEGER NOT NULL,
+            PRIMARY KEY (player, variant)
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The version that brought the ``player_stats`` table.
+STATS_VERSION = 3
+
+_STATS = (
+    "player", "variant", "played", "won", "current_streak", "best_streak", "best_time",
+    "fewest_moves", "hints", "solutions",
+)
+#: Typed placeholders (PostgreSQL cannot guess the type of a NULL in a SELECT list).
+_STATS_VALUES = (
+    "CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), "
+    "CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), "
+    "CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS INTEGER)"
+)
+#: Games' columns a statistic depends on: a change elsewhere leaves them alone.
+_MARK = "EXISTS (SELECT 1 FROM games WHERE id = ? AND revision = ? AND updated = ? AND hints = ?)"
 
 
 def _to_sql(row: GameRow) -> tuple[Any, ...]:
@@ -248,6 +281,8 @@ class Database(ABC):
             statements.append(("INSERT INTO schema_version (version) VALUES (0)", ()))
         for steps in MIGRATIONS[version:]:
             statements.extend((sql, ()) for sql in steps)
+        if 0 < version < STATS_VERSION:
+            statements.extend(self._stats_from_games())
         if version < SCHEMA_VERSION:
             statements.append(("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,)))
             self._write(statements)
@@ -263,6 +298,7 @@ class Database(ABC):
                 (row.player, row.created),
             ),
             (f"INSERT INTO games ({', '.join(COLUMNS)}) VALUES ({marks})", _to_sql(row)),
+            *self._stats_changes(None, row),
         ])
 
     def game(self, game_id: str) -> GameRow | None:
@@ -270,8 +306,12 @@ class Database(ABC):
         rows = self._read(f"SELECT {', '.join(COLUMNS)} FROM games WHERE id = ?", (game_id,))
         return _from_sql(rows[0]) if rows else None
 
-    def update_game(self, row: GameRow, revision: int) -> bool:
-        """Replace a game if it is still at ``revision``; False (nothing done) if not."""
+    def update_game(self, row: GameRow, revision: int, before: GameRow | None = None) -> bool:
+        """Replace a game if it is still at ``revision``; False (nothing done) if not.
+
+        Given the game as it was (``before``), the player's statistics follow
+        the change, in the same transaction.
+        """
         names = [c for c in COLUMNS if c not in ("id", "player", "created")]
         values = dict(zip(COLUMNS, _to_sql(row), strict=True))
         sql = (
@@ -279,7 +319,8 @@ class Database(ABC):
             "WHERE id = ? AND revision = ?"
         )
         params = [values[name] for name in names] + [row.id, revision]
-        (count,) = self._write([(sql, params)])
+        statements = self._stats_changes(before, row) if before is not None else []
+        count = self._write([(sql, params), *statements])[0]
         return count == 1
 
     def games(self, player: str, status: str | None = None, limit: int = 1000) -> list[GameRow]:
@@ -319,3 +360,99 @@ class Database(ABC):
             if count == 1:
                 return int(rows[0][0])
         return None
+
+    # -- statistics -----------------------------------------------------------
+
+    def _stats_from_games(self) -> list[tuple[str, Sequence[Any]]]:
+        """Statements that fill ``player_stats`` from every saved game (a migration)."""
+        from milligan.store.stats import statistics
+
+        everything = self._read(f"SELECT {', '.join(COLUMNS)} FROM games")
+        rows = [_from_sql(values) for values in everything]
+        by_player: dict[str, list[GameRow]] = {}
+        for row in rows:
+            by_player.setdefault(row.player, []).append(row)
+        statements: list[tuple[str, Sequence[Any]]] = []
+        for player, games in by_player.items():
+            for key, figures in statistics(games, rounded=False).items():
+                statements.append((
+                    f"INSERT INTO player_stats ({', '.join(_STATS)}) VALUES ({_STATS_VALUES})",
+                    (player, key, *(figures[name] for name in _STATS[2:])),
+                ))
+        return statements
+
+    def _stats_changes(
+        self, before: GameRow | None, after: GameRow
+    ) -> list[tuple[str, Sequence[Any]]]:
+        """Statements that bring the player's statistics from ``before`` to ``after``.
+
+        Each runs only if the game was saved as ``after`` (the game's update, in
+        the same transaction, may have found it changed meanwhile).
+        """
+        from milligan.store.stats import statistics, variant_key
+
+        if after.imported:
+            return []
+        key = variant_key(after)
+        ensure = (
+            f"INSERT INTO player_stats ({', '.join(_STATS)}) "
+            "VALUES (?, ?, 0, 0, 0, 0, NULL, NULL, 0, 0) ON CONFLICT DO NOTHING",
+            (after.player, key),
+        )
+        mark = (after.id, after.revision, after.updated, after.hints)
+        was_playing = before is None or before.status == "playing"
+        if not was_playing and after.status == "playing":
+            # Back in play (an undo of a finished game): its place in the streaks is
+            # gone, so the figures are counted again from the player's games.
+            games = [row for row in self.games(after.player, limit=10**9) if row.id != after.id]
+            figures = statistics([*games, after], rounded=False)[key]
+            values = (after.player, key, *(figures[name] for name in _STATS[2:]))
+            return [
+                ("DELETE FROM player_stats WHERE player = ? AND variant = ? AND " + _MARK,
+                 (after.player, key, *mark)),
+                (f"INSERT INTO player_stats ({', '.join(_STATS)}) SELECT {_STATS_VALUES} "
+                 "WHERE " + _MARK, (*values, *mark)),
+            ]
+        hints = after.hints - (before.hints if before else 0)
+        solutions = after.solutions - (before.solutions if before else 0)
+        finished = was_playing and after.status != "playing"
+        if not finished and not hints and not solutions:
+            return [ensure] if before is None else []  # a new game: its variant is shown
+        won = int(finished and after.status == "won")
+        record = int(won and not after.assisted)
+        return [
+            ensure,
+            (
+                "UPDATE player_stats SET played = played + ?, won = won + ?, "
+                "current_streak = CASE WHEN ? = 1 THEN current_streak + 1 "
+                "WHEN ? = 1 THEN 0 ELSE current_streak END, "
+                "best_streak = CASE WHEN ? = 1 AND current_streak + 1 > best_streak "
+                "THEN current_streak + 1 ELSE best_streak END, "
+                "best_time = CASE WHEN ? = 1 AND (best_time IS NULL OR ? < best_time) "
+                "THEN ? ELSE best_time END, "
+                "fewest_moves = CASE WHEN ? = 1 AND (fewest_moves IS NULL OR ? < fewest_moves) "
+                "THEN ? ELSE fewest_moves END, "
+                "hints = hints + ?, solutions = solutions + ? "
+                "WHERE player = ? AND variant = ? AND " + _MARK,
+                (
+                    int(finished), won, won, int(finished), won,
+                    record, after.seconds, after.seconds,
+                    record, len(after.moves), len(after.moves),
+                    hints, solutions, after.player, key, *mark,
+                ),
+            ),
+        ]
+
+    def statistics(self, player: str) -> dict[str, dict[str, Any]]:
+        """A player's statistics per variant key (every preset present); see stats.py."""
+        from milligan.store.stats import empty_figures, finish_figures
+        from milligan.variants import PRESETS
+
+        out = {name: empty_figures() for name in PRESETS}
+        rows = self._read(
+            f"SELECT {', '.join(_STATS[1:])} FROM player_stats WHERE player = ?", (player,)
+        )
+        for values in rows:
+            figures = dict(zip(_STATS[2:], values[1:], strict=True))
+            out[values[0]] = finish_figures(figures)
+        return out

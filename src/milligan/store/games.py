@@ -31,8 +31,10 @@ T = TypeVar("T")
 
 #: Longest pause between two actions that counts as playing time, in seconds.
 IDLE_LIMIT = 300.0
-#: How many live games stay cached in memory.
+#: How many live games stay cached in memory, at most ...
 CACHE_SIZE = 4096
+#: ... and what they may weigh, by :func:`weight`.
+CACHE_BYTES = 64 * 1024 * 1024
 _LOCKS = 256
 
 
@@ -104,8 +106,22 @@ def replay(row: GameRow) -> Game:
     return game
 
 
+def weight(game: Game) -> int:
+    """A generous estimate of the memory a live game holds, in bytes.
+
+    A game keeps a position for every move of its line (measured: under
+    500 bytes a move, as positions share their unchanged parts), plus the
+    redo list and the deal.
+    """
+    return 8 * 1024 + 640 * (len(game.moves) + len(game.redo_moves))
+
+
 class Games:
-    """Every player's games, over one database."""
+    """Every player's games, over one database.
+
+    The cache of live games is bounded by count (``cache_size``) and by
+    weight (``cache_bytes``): a long game weighs more than a fresh one.
+    """
 
     def __init__(
         self,
@@ -113,11 +129,14 @@ class Games:
         *,
         clock: Callable[[], datetime] = now,
         cache_size: int = CACHE_SIZE,
+        cache_bytes: int = CACHE_BYTES,
     ) -> None:
         self.database = database
         self.clock = clock
         self.cache_size = cache_size
-        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self.cache_bytes = cache_bytes
+        self._cache: OrderedDict[str, tuple[Game, int]] = OrderedDict()
+        self._cache_weight = 0
         self._cache_lock = threading.Lock()
         self._locks = [threading.Lock() for _ in range(_LOCKS)]
 
@@ -127,22 +146,37 @@ class Games:
         return self._locks[hash(game_id) % _LOCKS]
 
     def _remember(self, game_id: str, game: Game) -> None:
+        size = weight(game)
         with self._cache_lock:
-            self._cache[game_id] = game
-            self._cache.move_to_end(game_id)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+            old = self._cache.pop(game_id, None)
+            if old is not None:
+                self._cache_weight -= old[1]
+            if size > self.cache_bytes:
+                return  # would push out everything else: replayed when asked for
+            self._cache[game_id] = (game, size)
+            self._cache_weight += size
+            while len(self._cache) > self.cache_size or self._cache_weight > self.cache_bytes:
+                _, (_, dropped) = self._cache.popitem(last=False)
+                self._cache_weight -= dropped
 
     def _forget(self, game_id: str) -> None:
         with self._cache_lock:
-            self._cache.pop(game_id, None)
+            old = self._cache.pop(game_id, None)
+            if old is not None:
+                self._cache_weight -= old[1]
+
+    def cache_weight(self) -> int:
+        """What the cached games weigh, by :func:`weight`."""
+        with self._cache_lock:
+            return self._cache_weight
 
     def _live(self, player: str, game_id: str) -> Live:
         row = self.database.game(game_id)
         if row is None or not secrets.compare_digest(row.player, player):
             raise GameNotFoundError(game_id)
         with self._cache_lock:
-            game = self._cache.get(game_id)
+            entry = self._cache.get(game_id)
+        game = entry[0] if entry is not None else None
         if game is None or game.revision != row.revision or len(game.moves) != len(row.moves):
             game = replay(row)
             self._remember(game_id, game)
@@ -251,7 +285,7 @@ class Games:
             finished=finished,
         )
         try:
-            saved = self.database.update_game(row, before.revision)
+            saved = self.database.update_game(row, before.revision, before)
         except BaseException:
             self._forget(row.id)
             raise
@@ -284,7 +318,9 @@ class Games:
             except BaseException:
                 self._forget(game_id)
                 raise
-            return present(self._save(live, live.row))
+            saved = self._save(live, live.row)
+            self._remember(game_id, saved.game)  # it weighs more (or less) now
+            return present(saved)
 
     def count_help(
         self, player: str, game_id: str, *, hint: bool = False, solution: bool = False
@@ -300,7 +336,7 @@ class Games:
                 changes["solutions"] = row.solutions + 1
                 changes["assisted"] = True
             updated = row.replace(**changes)
-            if not self.database.update_game(updated, row.revision):
+            if not self.database.update_game(updated, row.revision, row):
                 self._forget(game_id)
                 raise StaleGameError(row.revision, None)
             return Live(updated, live.game)

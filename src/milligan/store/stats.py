@@ -9,6 +9,12 @@
 
 Imported games are not counted: a record proves nothing about who played it.
 
+The server does not call :func:`statistics` on every request: the database
+keeps these figures per player and variant, changed with each game
+(:meth:`milligan.store.database.Database.statistics`); :func:`statistics`
+fills them when the table is created, and counts them again for a player
+whose finished game goes back into play.
+
 >>> statistics([])["classic"]["played"]
 0
 """
@@ -30,7 +36,8 @@ def variant_key(row: GameRow) -> str:
     return row.variant if row.variant in PRESETS else CUSTOM
 
 
-def _empty() -> dict[str, Any]:
+def empty_figures() -> dict[str, Any]:
+    """The figures of a variant with no games."""
     return {
         "played": 0,
         "won": 0,
@@ -44,14 +51,27 @@ def _empty() -> dict[str, Any]:
     }
 
 
-def statistics(rows: Iterable[GameRow]) -> dict[str, dict[str, Any]]:
-    """Per variant key (every preset always present), the figures above."""
-    out = {name: _empty() for name in PRESETS}
+def finish_figures(figures: dict[str, Any]) -> dict[str, Any]:
+    """The figures as shown: ``win_percent`` worked out, ``best_time`` to a tenth."""
+    out = empty_figures()
+    out.update({key: value for key, value in figures.items() if key in out})
+    out["win_percent"] = round(100 * out["won"] / out["played"], 1) if out["played"] else 0.0
+    if out["best_time"] is not None:
+        out["best_time"] = round(float(out["best_time"]), 1)
+    return out
+
+
+def statistics(rows: Iterable[GameRow], *, rounded: bool = True) -> dict[str, dict[str, Any]]:
+    """Per variant key (every preset always present), the figures above.
+
+    ``rounded=False`` leaves ``best_time`` as measured (what the database keeps).
+    """
+    out = {name: empty_figures() for name in PRESETS}
     finished: dict[str, list[GameRow]] = {}
     for row in rows:
         if row.imported:
             continue
-        figures = out.setdefault(variant_key(row), _empty())
+        figures = out.setdefault(variant_key(row), empty_figures())
         figures["hints"] += row.hints
         figures["solutions"] += row.solutions
         if row.status == "playing":
@@ -64,15 +84,16 @@ def statistics(rows: Iterable[GameRow]) -> dict[str, dict[str, Any]]:
         if row.assisted:
             continue
         if figures["best_time"] is None or row.seconds < figures["best_time"]:
-            figures["best_time"] = round(row.seconds, 1)
+            figures["best_time"] = row.seconds
         if figures["fewest_moves"] is None or len(row.moves) < figures["fewest_moves"]:
             figures["fewest_moves"] = len(row.moves)
     for key, games in finished.items():
         figures = out[key]
-        figures["win_percent"] = round(100 * figures["won"] / figures["played"], 1)
         streak = 0
         for row in sorted(games, key=lambda row: (row.finished or row.updated, row.id)):
             streak = streak + 1 if row.status == "won" else 0
             figures["best_streak"] = max(figures["best_streak"], streak)
         figures["current_streak"] = streak
+    if rounded:
+        out = {key: finish_figures(figures) for key, figures in out.items()}
     return out

@@ -32,7 +32,7 @@ from milligan.errors import IllegalMoveError, MilliganError
 from milligan.store.database import Database
 from milligan.store.games import GameNotFoundError, Games, StaleGameError
 from milligan.web.guard import BODY_LIMIT, BodyLimitMiddleware, GuardMiddleware
-from milligan.web.routes import ApiError, HelpBudget, SolverPool, router
+from milligan.web.routes import ApiError, GameQuota, HelpBudget, SolverPool, router
 from milligan.web.settings import ServerSettings
 from milligan.web.winnable import WinnableFiller
 
@@ -221,9 +221,12 @@ def create_app(
     )
     app.state.database = database
     app.state.settings = settings
-    app.state.games = games if games is not None else Games(database)
+    app.state.games = (
+        games if games is not None else Games(database, cache_bytes=settings.cache_bytes)
+    )
     app.state.budget = budget if budget is not None else HelpBudget()
     app.state.solver_pool = pool
+    app.state.quota = GameQuota(settings.games_per_minute)
     app.state.winnable = filler
     app.include_router(router)
     for page in PAGES:

@@ -12,6 +12,8 @@ import asyncio
 import hashlib
 import json
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
@@ -25,7 +27,6 @@ from milligan.game import Game
 from milligan.position import Position
 from milligan.record import Record
 from milligan.store.games import GameNotFoundError, Games, Live
-from milligan.store.stats import statistics
 from milligan.variants import PRESETS, TITLES, Variant
 from milligan.web.schemas import (
     ErrorPublic,
@@ -139,6 +140,39 @@ class SolverPool:
         """Stop the workers."""
         self.help.close()
         self.background.close()
+
+
+class GameQuota:
+    """How many games a player may create or import in a minute (429 beyond).
+
+    Counted in this server process: with ``--workers N``, a player may get
+    up to N times as many.
+    """
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = per_minute
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._times: dict[str, deque[float]] = {}
+
+    def take(self, player: str) -> None:
+        """Count one new game for ``player``, or raise 429."""
+        now = self.clock()
+        with self._lock:
+            if len(self._times) > 10_000:  # forget players who have been quiet for a minute
+                self._times = {k: v for k, v in self._times.items() if v and v[-1] > now - 60}
+            times = self._times.setdefault(player, deque())
+            while times and times[0] <= now - 60:
+                times.popleft()
+            if len(times) >= self.per_minute:
+                wait = max(1, round(times[0] + 60 - now))
+                raise ApiError(
+                    429,
+                    "too_many",
+                    f"at most {self.per_minute} new games a minute; try again in {wait} s",
+                    retry_after=wait,
+                )
+            times.append(now)
 
 
 class ApiError(Exception):
@@ -268,6 +302,7 @@ async def create_game(
     """
     body = body or GameCreate()
     variant = Variant.from_json(body.variant)
+    request.app.state.quota.take(player)
     secret_deal = None
     if body.winnable and body.deal is None:
         secret_deal = await _winnable_deal(request, player, variant)
@@ -321,10 +356,16 @@ def list_games(
     return _reply({"games": [summary_json(row) for row in games.list(player, status, limit)]})
 
 
-@router.post("/games/import", status_code=201, response_model=GamePublic)
-def import_game(player: Player, games: GamesDep, body: RecordIn) -> JSONResponse:
+@router.post(
+    "/games/import",
+    status_code=201,
+    response_model=GamePublic,
+    responses={429: {"model": ErrorPublic}},
+)
+def import_game(request: Request, player: Player, games: GamesDep, body: RecordIn) -> JSONResponse:
     """Import a ``milligan-record/1`` record as a new game (not counted in statistics)."""
     record = Record.from_dict(body.model_dump(exclude_none=True))
+    request.app.state.quota.take(player)
     live = games.import_record(player, record)
     return _reply(game_json(live), 201)
 
@@ -513,4 +554,4 @@ def export_record(game_id: str, player: Player, games: GamesDep) -> JSONResponse
 @router.get("/stats", response_model=StatsPublic)
 def stats(player: Player, games: GamesDep) -> JSONResponse:
     """Per variant: played, won, win %, streaks, best time, fewest moves, help used."""
-    return _reply({"variants": statistics(games.list(player, limit=1_000_000))})
+    return _reply({"variants": games.database.statistics(player)})

@@ -154,7 +154,10 @@ class StatsPublic(BaseModel):
 
 
 class ErrorPublic(BaseModel):
-    error: Literal["invalid", "illegal", "stale", "not_found", "too_large", "not_available"]
+    error: Literal[
+        "invalid", "illegal", "stale", "not_found", "too_large", "not_available", "too_many",
+        "busy", "not_json", "cross_origin", "unknown_host", "timeout",
+    ]
     message: str
     cards: list[list[int]] | None = Field(
         default=None, description="cards out of place when a reprieve cannot close"
