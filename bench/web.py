@@ -14,6 +14,11 @@ its own connection, and the moves' latency is measured again.
     python bench/web.py                  # about 110 seconds
     python bench/web.py --seconds 5 --players 10,100 --saturation 8
     python bench/web.py --players "" --saturation 0 --storm 60   # only the storm
+    python bench/web.py --players "" --saturation 0 --storm 0 --imports 1304
+
+``--imports N`` imports N records of about 16 KiB (2,000 moves) as one
+player, then prints the server's resident memory before and after, and how
+long ``GET /api/stats`` takes.
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ from typing import Any
 import httpx
 
 from milligan.store.testing import TemporaryPostgres, free_port
+from milligan.web.settings import ENVIRON, ServerSettings
+
+LONG_RECORD = Path(__file__).parents[1] / "tests" / "web" / "data" / "won-13-columns.json"
 
 
 @dataclass
@@ -50,11 +58,14 @@ class Tally:
 
 def start_server(database: str) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
+    # No cap on new games: the import scenario is one player importing many.
+    settings = ServerSettings(games_per_minute=1_000_000).to_env()
     process = subprocess.Popen(
         [sys.executable, "-m", "milligan.cli", "serve", "--port", str(port),
          "--database", database],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env={**os.environ, ENVIRON: settings},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -200,6 +211,40 @@ async def run(
     return tally, seconds, answers
 
 
+def resident_mb(pid: int) -> float:
+    """The resident memory of a process, in MB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def imports(port: int, pid: int, count: int) -> None:
+    """Import ``count`` long records as one player; memory before and after, stats time."""
+    record = json.loads(LONG_RECORD.read_text())
+    while len(json.dumps(record)) > 16 * 1024 - 200:  # under the body limit
+        record["moves"] = record["moves"][:-50]
+    record.pop("result", None)
+    client = Connection(port)
+    await client.request("GET", "/api/variants")
+    before = resident_mb(pid)
+    began = time.monotonic()
+    for _ in range(count):
+        status, _ = await client.request("POST", "/api/games/import", record)
+        assert status == 201, status
+    seconds = time.monotonic() - began
+    after = resident_mb(pid)
+    times = []
+    for _ in range(20):
+        sent = time.monotonic()
+        await client.request("GET", "/api/stats")
+        times.append(time.monotonic() - sent)
+    await client.close()
+    print(f"{count} imports of {len(json.dumps(record))} bytes ({len(record['moves'])} moves) "
+          f"in {seconds:.1f} s: server RSS {before:.0f} MB before, {after:.0f} MB after; "
+          f"GET /api/stats p50 {percentile(times, 0.5) * 1000:.1f} ms", flush=True)
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -226,6 +271,8 @@ def main() -> None:
                         help="players with no think time (0 to skip)")
     parser.add_argument("--storm", type=int, default=60,
                         help="players asking for solutions while 10 play (0 to skip)")
+    parser.add_argument("--imports", type=int, default=0,
+                        help="long records to import, to measure memory (0 to skip)")
     parser.add_argument("--postgres", action="store_true",
                         help="use a throwaway PostgreSQL server instead of a SQLite file")
     args = parser.parse_args()
@@ -256,6 +303,8 @@ def main() -> None:
             report(f"10 players, {args.storm} asking", tally, seconds)
             shown = ", ".join(f"{count} × {status}" for status, count in sorted(answers.items()))
             print(f"{'':<28} solution answers: {shown}", flush=True)
+        if args.imports:
+            asyncio.run(imports(port, process.pid, args.imports))
         load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
         print(f"load average {load} after the run", flush=True)
 
