@@ -235,3 +235,88 @@ def test_serve_refuses_a_bad_database(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "cannot open the database" in result.stderr
+
+
+# -- several server processes on one database ---------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database for several servers: a SQLite file or a PostgreSQL schema."""
+    if request.param == "sqlite":
+        return str(tmp_path / "shared.sqlite3")
+    server: Any = request.getfixturevalue("postgres")
+    return str(server.create_schema(f"serve_{os.getpid()}_{free_port()}"))
+
+
+def race(clients: list[httpx.Client], path: str, body: dict[str, Any]) -> list[int]:
+    """The same request from every client at once; the statuses, sorted."""
+    barrier = threading.Barrier(len(clients))
+    statuses: list[int] = []
+
+    def send(client: httpx.Client) -> None:
+        barrier.wait()
+        statuses.append(client.post(path, json=body).status_code)
+
+    threads = [threading.Thread(target=send, args=(client,)) for client in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return sorted(statuses)
+
+
+def test_two_servers_on_one_database(shared: str) -> None:
+    """A game cached in one server and changed through the other is never served stale,
+    and two changes racing from the two servers on one revision: one wins, one gets 409."""
+    first, second = Server(shared), Server(shared)
+    try:
+        with httpx.Client(base_url=first.url, timeout=30) as one, \
+                httpx.Client(base_url=second.url, timeout=30) as two:
+            game = one.post("/api/games", json={"variant": "classic", "deal": 42}).json()
+            two.cookies = one.cookies  # the same player in both
+            base = f"/api/games/{game['id']}"
+            assert one.get(base).json()["revision"] == 0  # now cached in the first
+            moved = two.post(f"{base}/moves", json={"move": "5>F", "expect": 0}).json()
+            assert moved["revision"] == 1
+            seen = one.get(base).json()
+            assert seen["revision"] == 1 and seen["columns"] == moved["columns"]
+            stopped = one.post(f"{base}/moves", json={"move": "S", "expect": 1})
+            assert stopped.status_code == 200, stopped.text
+            revision = 2
+            for action in ("undo", "redo", "undo", "redo"):
+                statuses = race([one, two], f"{base}/{action}", {"expect": revision})
+                assert statuses == [200, 409], (action, statuses)
+                revision += 1
+            assert one.get(base).json() == two.get(base).json()
+            assert one.get(base).json()["revision"] == revision
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_serve_with_several_workers(shared: str) -> None:
+    """``--workers 2``: two processes answer on one port over one database."""
+    server = Server(shared, "--workers", "2")
+    try:
+        clients = [httpx.Client(base_url=server.url, timeout=30) for _ in range(4)]
+        game = clients[0].post("/api/games", json={"variant": "spanish", "deal": 7}).json()
+        for client in clients[1:]:
+            client.cookies = clients[0].cookies
+        base = f"/api/games/{game['id']}"
+        legal = game["legal"]
+        first = clients[0].post(f"{base}/moves", json={"move": legal[0], "expect": 0})
+        assert first.status_code == 200
+        revision = 1
+        for action in ("undo", "redo") * 3:
+            statuses = race(clients, f"{base}/{action}", {"expect": revision})
+            assert statuses == [200, 409, 409, 409], (action, statuses)
+            revision += 1
+        answers = [client.get(base).json() for client in clients * 3]
+        assert all(answer == answers[0] for answer in answers)
+        assert answers[0]["revision"] == revision
+        for client in clients:
+            client.close()
+    finally:
+        output = server.stop()
+    assert "by 2 processes" in output
