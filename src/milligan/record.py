@@ -1,4 +1,4 @@
-"""Game records (``milligan-record/1``) and the JSON position (RULES.md §7–§8).
+"""Game records (``milligan-record/1``) and the JSON position (docs/RULES.md §7–§8).
 
 >>> record = Record.from_json(
 ...     '{"format": "milligan-record/1", "variant": "classic", "deal": 42,'

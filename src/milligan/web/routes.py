@@ -384,7 +384,7 @@ def _change(
 
 @router.post("/games/{game_id}/moves", response_model=GamePublic)
 def play_move(game_id: str, body: MoveIn, player: Player, games: GamesDep) -> JSONResponse:
-    """Play a move in RULES.md §7 notation."""
+    """Play a move in docs/RULES.md §7 notation."""
 
     def play(game: Game) -> None:
         _must_be_playing(game, body.move)
