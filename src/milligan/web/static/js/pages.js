@@ -17,7 +17,8 @@ function when(iso) {
 // -- start page -----------------------------------------------------------------
 
 export async function showHome(main, app) {
-  const resume = h("section", { class: "resume", "aria-labelledby": "resume-title" });
+  // Named once it has a title: an unnamed section is no landmark.
+  const resume = h("section", { class: "resume" });
   const tagline = t("A two-deck patience where an empty column opens a reprieve: "
     + "for a moment you may rearrange the cards freely.");
   clear(main).append(h("section", { class: "page home" },
@@ -46,6 +47,7 @@ export async function showHome(main, app) {
     games = [];
   }
   if (!games.length) return;
+  resume.setAttribute("aria-labelledby", "resume-title");
   resume.append(h("h2", { id: "resume-title" }, t("Games in progress")),
     h("ul", { class: "resume-list" }, games.map((game) => h("li", {},
       h("a", { href: `/game/${game.id}`, "data-link": true, class: "resume-link" },
@@ -234,7 +236,9 @@ export async function showStats(main) {
         const unplayed = !row.played && field !== "played";
         return h("td", {}, unplayed ? "–" : show(row[field]));
       })))));
-  page.append(h("div", { class: "table-wrap" }, table),
+  // It scrolls sideways on a phone: focusable, so that the keyboard can scroll it too.
+  page.append(h("div", { class: "table-wrap", tabindex: "0", role: "region",
+    "aria-label": t("Statistics") }, table),
     h("p", { class: "muted" }, t("Games in which you watched the solver's solution count as "
       + "assisted.")));
 }
