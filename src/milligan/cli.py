@@ -134,8 +134,8 @@ def memory_mb(text: str) -> int:
     return value
 
 
-def read_record_file(path: str) -> Record:
-    """Read a record file; one-line errors for missing files, large files and bad JSON."""
+def read_record_bytes(path: str) -> bytes:
+    """A record file's bytes (``-`` for stdin); one-line errors for unreadable or large files."""
     try:
         if path == "-":
             text = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
@@ -146,7 +146,12 @@ def read_record_file(path: str) -> Record:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
     if len(text) > MAX_RECORD_BYTES:
         raise UsageError(f"{path} is not a record: it is over {MAX_RECORD_BYTES >> 20} MiB")
-    return Record.from_json(text)
+    return text
+
+
+def read_record_file(path: str) -> Record:
+    """Read a record file; one-line errors for missing files, large files and bad JSON."""
+    return Record.from_json(read_record_bytes(path))
 
 
 def add_game_arguments(
@@ -230,13 +235,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         ]
         if given:
             raise UsageError(f"--resume plays the record's own deal: drop {' and '.join(given)}")
-        record = read_record_file(args.resume)
-        game = record.replay()
-        save_path: str | None = args.resume
-    else:
-        game = Game.new(args.variant or PRESETS["classic"], _number_or_random(args.number))
-        save_path = None
-    return play(game, save_path=save_path)
+        if args.resume == "-":
+            raise UsageError("--resume takes a file, which the game is saved back to")
+        text = read_record_bytes(args.resume)
+        game = Record.from_json(text).replay()
+        # Valid JSON by now; its keys beyond the record's own are kept when saving.
+        return play(game, save_path=args.resume, base=json.loads(text))
+    game = Game.new(args.variant or PRESETS["classic"], _number_or_random(args.number))
+    return play(game)
 
 
 def build_parser() -> Parser:

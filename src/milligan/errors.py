@@ -35,11 +35,14 @@ class IllegalMoveError(MilliganError, ValueError):
         self.reason = reason
         self.cards = cards
         self.index = index
-        where = f"move {index} ({move})" if index is not None else move
+        where = f"move {index + 1} ({move})" if index is not None else move  # from 1 for people
         super().__init__(f"{where} is illegal: {reason}")
 
     def at(self, index: int) -> IllegalMoveError:
-        """The same error, naming the move's place (0-based) in a record."""
+        """The same error, naming the move's place (0-based) in a record.
+
+        The message counts from 1, as people do: ``move 1 (D) is illegal: ...``.
+        """
         return IllegalMoveError(self.move, self.reason, self.cards, index)
 
 

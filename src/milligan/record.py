@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from milligan.cards import SUIT_CHARS, Card
+from milligan.cards import SUIT_CHARS, Card, quoted
 from milligan.errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, MilliganError
 from milligan.game import STATUSES, Game, Status
 from milligan.moves import Move
@@ -123,11 +123,11 @@ class Record:
         moves = []
         for index, text in enumerate(raw_moves):
             if not isinstance(text, str):
-                raise InvalidRecordError(f"move {index} is not text: {text!r}")
+                raise InvalidRecordError(f"move {index + 1} is not text: {quoted(text)}")
             try:
                 moves.append(Move.parse(text))
             except InvalidMoveError as error:
-                raise InvalidRecordError(f"move {index}: {error}") from None
+                raise InvalidRecordError(f"move {index + 1}: {error}") from None
         result = data.get("result")
         if result is not None and result not in RESULTS:
             raise InvalidRecordError(f"unknown result {result!r} (known: {', '.join(RESULTS)})")
@@ -145,9 +145,10 @@ class Record:
     def replay(self) -> Game:
         """The game after every move of the record.
 
-        Raises :class:`IllegalMoveError` naming the first illegal move's index
-        (from 0), and :class:`InvalidRecordError` when the record says it was
-        won but its moves do not win.
+        Raises :class:`IllegalMoveError` naming the first illegal move (its
+        ``index`` from 0, its message counting from 1), and
+        :class:`InvalidRecordError` when the record says it was won but its
+        moves do not win.
         """
         game = self.new_game()
         for index, move in enumerate(self.moves):

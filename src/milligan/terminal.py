@@ -1,12 +1,24 @@
-"""Terminal rendering and the interactive ``milligan play`` loop."""
+"""Terminal rendering and the interactive ``milligan play`` loop.
+
+Cards are written as everywhere else (``QD``); a face-down card is ``##`` in
+the same two places:
+
+>>> from milligan import Game
+>>> print(*render_game(Game.new("improved", 42)).splitlines()[2:], sep="\\n")
+ 1     2     3     4     5     6     7     8
+ ##    ##    ##    ##    ##    ##    ##    ##
+ ##    ##    ##    ##    ##    ##    ##    ##
+ 5D    7H    JD    KH    9D    3D    TC    AD
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from milligan.cards import CARDS, Card
 from milligan.errors import MilliganError
@@ -39,8 +51,8 @@ def use_colour(stream: TextIO) -> bool:
 
 
 def _face(card: Card, colour: bool, bold: bool = False) -> str:
-    """``Q♦``, red and bold where asked and the terminal has colours."""
-    text = card.symbol_text
+    """``QD``, the card as every message writes it; red and bold where the terminal can."""
+    text = str(card)
     if colour and card.is_red:
         text = f"{RED}{text}{RESET}"
     if colour and bold:
@@ -88,9 +100,7 @@ def render_game(game: Game, colour: bool = False) -> str:
         if position.reprieve_hopeless():
             lines.append("This reprieve can no longer be settled: undo (u) to go back.")
     columns = position.columns
-    labels = [
-        f"[{i + 1}]" if reprieve == i + 1 else str(i + 1) for i in range(len(columns))
-    ]
+    labels = [f"[{i + 1}]" if reprieve == i + 1 else str(i + 1) for i in range(len(columns))]
     lines.append("  ".join(f"{label:^4}" for label in labels).rstrip())
     height = max((len(c) for c in columns), default=0)
     for row in range(height):
@@ -99,7 +109,8 @@ def render_game(game: Game, colour: bool = False) -> str:
             if row >= len(cards):
                 cells.append("    ")
             elif row < position.face_down[c]:
-                cells.append(f"{DIM}## {RESET} " if colour else "##  ")
+                # Two characters where a card's rank and suit would be.
+                cells.append(f" {DIM}##{RESET} " if colour else " ## ")
             else:
                 moved = (c + 1, row) in position.moved
                 cells.append(" " + _face(cards[row], colour, bold=moved) + ("*" if moved else " "))
@@ -116,9 +127,199 @@ def render_game(game: Game, colour: bool = False) -> str:
     return "\n".join(lines)
 
 
-def save_game(game: Game, path: str) -> None:
-    """Write the game's record to ``path``."""
-    Path(path).write_text(Record.of(game).to_json(indent=None) + "\n", encoding="utf-8")
+#: The keys a record's own fields use; any other key in a resumed file is kept.
+RECORD_KEYS = ("format", "variant", "deal", "order", "moves", "result")
+
+
+def record_data(game: Game, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The game's record as JSON data, keeping ``base``'s other keys in their order."""
+    fields = Record.of(game).to_dict()
+    data: dict[str, Any] = {}
+    for key, value in (base or {}).items():
+        if key not in RECORD_KEYS:
+            data[key] = value
+        elif key in fields:
+            data[key] = fields[key]
+    for key, value in fields.items():
+        data.setdefault(key, value)
+    return data
+
+
+def save_game(game: Game, path: str, base: Mapping[str, Any] | None = None) -> None:
+    """Write the game's record to ``path`` (whole or not at all), with ``base``'s extra keys."""
+    target = Path(path)
+    text = json.dumps(record_data(game, base), ensure_ascii=False) + "\n"
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+class _Session:
+    """One ``milligan play`` session: the game, where it is saved, and what was saved."""
+
+    def __init__(
+        self,
+        game: Game,
+        save_path: str | None,
+        base: Mapping[str, Any] | None,
+        read: Callable[[str], str],
+        out: TextIO,
+    ) -> None:
+        self.game = game
+        self.save_path = save_path
+        self.base = base
+        self.read = read
+        self.out = out
+        self.colour = use_colour(out)
+        self.saved = self._state()
+
+    def _state(self) -> tuple[object, ...]:
+        return (self.game.moves, self.game.resigned)
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def show(self) -> None:
+        self.say(render_game(self.game, self.colour))
+
+    def unsaved(self) -> bool:
+        """Whether the game changed since it was resumed or last saved."""
+        return self._state() != self.saved
+
+    def answer(self, question: str) -> str | None:
+        """The player's answer, or None when there is none (Ctrl-D or Ctrl-C)."""
+        try:
+            return self.read(question).strip()
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            return None
+
+    def save(self, path: str) -> bool:
+        """Save to ``path``; says what happened and whether it worked."""
+        try:
+            save_game(self.game, path, self.base)
+        except OSError as error:
+            self.say(f"Cannot save to {path}: {error.strerror or error}")
+            return False
+        self.save_path = path
+        self.saved = self._state()
+        self.say(f"Saved to {path}.")
+        return True
+
+    def offer_save(self, why: str, can_stay: bool) -> bool:
+        """Offer to save unsaved moves; False when the player chose to keep playing.
+
+        With no answer (input ended, Ctrl-C), a game resumed from a file is
+        saved there, and any other game is not saved.
+        """
+        stay = ", c to keep playing" if can_stay else ""
+        while self.unsaved():
+            if self.save_path is not None:
+                reply = self.answer(f"Save your moves to {self.save_path} {why}? [Y/n{stay}] ")
+                if reply is None:
+                    self.save(self.save_path)
+                    return True
+                choice = reply.lower() or "y"
+                if choice in ("y", "yes"):
+                    if self.save(self.save_path):
+                        return True
+                    continue  # the file cannot be written: ask again (n gives up)
+            else:
+                reply = self.answer(
+                    f"Save your moves {why}? Type a file name, or press Enter not to save"
+                    f"{' (c to keep playing)' if can_stay else ''}: "
+                )
+                choice = (reply or "n").lower()
+                if choice not in ("n", "no") and not (can_stay and choice == "c"):
+                    if self.save(reply or ""):
+                        return True
+                    continue
+            if choice in ("n", "no"):
+                self.say("Not saved.")
+                return True
+            if can_stay and choice == "c":
+                return False
+            self.say(f"Please answer y (save), n (do not save){' or c' if can_stay else ''}.")
+        return True
+
+    def run(self) -> int:
+        game = self.game
+        self.show()
+        self.say("Type a move such as 3>5, ? for the legal moves, help for more.")
+        while True:
+            try:
+                line = self.read("move> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say("")
+                line = "quit"
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            try:
+                if word in ("q", "quit", "exit"):
+                    if self.offer_save("before quitting", can_stay=True):
+                        return 0
+                    continue
+                if word in ("h", "help"):
+                    self.say(HELP)
+                    continue
+                if word == "?":
+                    moves = game.legal_moves()
+                    self.say("Legal moves: " + (" ".join(str(m) for m in moves) or "none"))
+                    continue
+                if word in ("u", "undo"):
+                    number = len(game.moves)
+                    self.say(f"Undid move {number} ({game.undo()}).")
+                elif word in ("r", "redo"):
+                    move = game.redo()
+                    self.say(f"Redid move {len(game.moves)} ({move}).")
+                elif word == "restart":
+                    game.restart()
+                elif word == "resign":
+                    if game.is_over():
+                        self.say(f"The game is over ({game.status}): there is nothing to resign.")
+                        continue
+                    reply = self.answer("Resign this game? It counts as a loss. [y/N] ")
+                    if (reply or "").lower() not in ("y", "yes"):
+                        self.say("Not resigned.")
+                        continue
+                    game.resign()
+                    self.show()
+                    self.say(
+                        f"You resigned deal {game.deal}."
+                        if game.deal is not None
+                        else "You resigned."
+                    )
+                    self.offer_save("with the resignation", can_stay=False)
+                    return 0
+                elif word == "save":
+                    path = rest.strip() or self.save_path
+                    if not path:
+                        self.say("Save where? Type save FILE.")
+                    elif path == self.save_path and not self.unsaved():
+                        self.say(f"Nothing new to save: {path} is up to date.")
+                    else:
+                        self.save(path)
+                    continue
+                else:
+                    game.play(line)
+            except MilliganError as error:
+                self.say(str(error))
+                continue
+            self.show()
+            if game.status == "won":
+                self.say(f"Congratulations! You won in {len(game.moves)} moves.")
+                if self.save_path is not None:
+                    self.save(self.save_path)
+                else:
+                    self.offer_save("as a won game", can_stay=False)
+                return 0
+            if game.status == "lost":
+                self.say("No progress is possible any more. Type u to undo, or q to quit.")
 
 
 def play(
@@ -126,76 +327,13 @@ def play(
     save_path: str | None = None,
     read: Callable[[str], str] = input,
     out: TextIO = sys.stdout,
+    base: Mapping[str, Any] | None = None,
 ) -> int:
-    """Play interactively until a win, a quit or end of input."""
-    colour = use_colour(out)
+    """Play interactively until a win, a resignation or a quit.
 
-    def say(text: str) -> None:
-        print(text, file=out, flush=True)
-
-    say(render_game(game, colour))
-    say("Type a move such as 3>5, ? for the legal moves, help for more.")
-    while True:
-        try:
-            line = read("move> ").strip()
-        except EOFError:
-            say("")
-            line = "quit"
-        except KeyboardInterrupt:
-            say("")
-            line = "quit"
-        if not line:
-            continue
-        word, _, rest = line.partition(" ")
-        word = word.lower()
-        try:
-            if word in ("q", "quit", "exit"):
-                if save_path is not None and game.moves:
-                    save_game(game, save_path)
-                    say(f"Saved to {save_path}.")
-                return 0
-            if word in ("h", "help"):
-                say(HELP)
-                continue
-            if word == "?":
-                moves = game.legal_moves()
-                say("Legal moves: " + (" ".join(str(m) for m in moves) or "none"))
-                continue
-            if word in ("u", "undo"):
-                say(f"Undid {game.undo()}.")
-            elif word in ("r", "redo"):
-                say(f"Redid {game.redo()}.")
-            elif word == "restart":
-                game.restart()
-            elif word == "resign":
-                game.resign()
-                say(render_game(game, colour))
-                if game.deal is not None:
-                    say(f"You resigned deal {game.deal}.")
-                return 0
-            elif word == "save":
-                path = rest.strip() or save_path
-                if not path:
-                    say("Save where? Type save FILE.")
-                    continue
-                try:
-                    save_game(game, path)
-                except OSError as error:
-                    say(f"Cannot save to {path}: {error.strerror}")
-                    continue
-                save_path = path
-                say(f"Saved to {path}.")
-                continue
-            else:
-                game.play(line)
-        except MilliganError as error:
-            say(str(error))
-            continue
-        say(render_game(game, colour))
-        if game.status == "won":
-            say(f"Congratulations! You won in {len(game.moves)} moves.")
-            if save_path is not None:
-                save_game(game, save_path)
-            return 0
-        if game.status == "lost":
-            say("No progress is possible any more. Type u to undo, or q to quit.")
+    ``save_path`` is the file the game was resumed from (``base`` its JSON
+    data, whose extra keys a save keeps); it is rewritten only when the game
+    changed.  Quitting (``q``, Ctrl-C, Ctrl-D) or resigning with unsaved moves
+    offers to save them first.
+    """
+    return _Session(game, save_path, base, read, out).run()

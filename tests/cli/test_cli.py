@@ -38,7 +38,7 @@ def write(tmp_path: Path, data: object, name: str = "game.json") -> str:
 def test_deal_shows_the_opening_layout(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deal", "--number", "42"]) == 0
     out = capsys.readouterr().out
-    assert "deal 42" in out and "Q♦" in out and "stock 96 cards (12 rows)" in out
+    assert "deal 42" in out and " QD " in out and "stock 96 cards (12 rows)" in out
 
 
 def test_deal_json_has_the_position_and_the_order(capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,17 +98,17 @@ def test_replay_prints_the_final_position(tmp_path: Path) -> None:
         (
             '{"format": "milligan-record/1", "variant": "classic", "deal": 42,'
             ' "moves": ["5>F", "D"]}',
-            "move 1 (D) is illegal: no dealing while a reprieve is open",
+            "move 2 (D) is illegal: no dealing while a reprieve is open",
         ),
         (
             '{"format": "milligan-record/1", "variant": "classic", "deal": 42, "moves": ["4>6"]}',
-            "move 0 (4>6) is illegal: 5H cannot go on TD (needs a black 6)",
+            "move 1 (4>6) is illegal: 5H cannot go on TD (needs a black 6)",
         ),
         ("{broken", "must be JSON"),
         ('{"format": "milligan-record/1", "variant": "classic", "moves": []}', '"deal" or "order"'),
         (
             '{"format": "milligan-record/1", "variant": "classic", "deal": 1, "moves": ["9>>2"]}',
-            "move 0",
+            "move 1:",
         ),
     ],
 )
@@ -130,10 +130,10 @@ def test_play_a_session_with_undo_redo_save_and_resume(tmp_path: Path) -> None:
     assert "D is illegal: no dealing while a reprieve is open" in out
     assert "there is no column 9" in out
     assert "'nonsense' is not a move" in out
-    assert "Undid S." in out and "Redid S." in out and "Saved to" in out
+    assert "Undid move 2 (S)." in out and "Redid move 2 (S)." in out and "Saved to" in out
     record = json.loads(save.read_text())
     assert record["moves"] == ["5>F", "S"] and record["deal"] == 42
-    resumed = run("play", "--resume", str(save), stdin="D\nq\n")
+    resumed = run("play", "--resume", str(save), stdin="D\nq\ny\n")
     assert resumed.returncode == 0
     assert json.loads(save.read_text())["moves"] == ["5>F", "S", "D"]
 

@@ -131,6 +131,7 @@ def hostile_inputs() -> Iterator[object]:
         ["play", "--resume", "ok.json", "--variant", "one-deck"],
         ["play", "--resume", "ok.json", "--number", "3"],
         ["play", "--number", "1", "--resume"],
+        ["play", "--resume", "-"],
         ["serve", "--port", "70000"],
         ["serve", "--port", "-1"],
         ["serve", "--port", "x"],

@@ -128,7 +128,7 @@ def test_replay_names_the_first_illegal_move() -> None:
     with pytest.raises(IllegalMoveError) as info:
         record.replay()
     assert info.value.index == 1 and info.value.move == "D"
-    assert str(info.value).startswith("move 1 (D) is illegal: no dealing while a reprieve is open")
+    assert str(info.value).startswith("move 2 (D) is illegal: no dealing while a reprieve is open")
 
 
 def test_a_replayed_win_must_be_a_win() -> None:
@@ -152,8 +152,8 @@ def test_a_replayed_win_must_be_a_win() -> None:
         ({**{k: v for k, v in RULES_EXAMPLE.items() if k != "deal"}, "order": ["ZZ"]}, "bad card"),
         ({**{k: v for k, v in RULES_EXAMPLE.items() if k != "deal"}, "order": ["AS"]}, "order"),
         ({**RULES_EXAMPLE, "moves": "5>F"}, "list"),
-        ({**RULES_EXAMPLE, "moves": [5]}, "move 0"),
-        ({**RULES_EXAMPLE, "moves": ["5>F", "5>>F"]}, "move 1"),
+        ({**RULES_EXAMPLE, "moves": [5]}, "move 1 is not text"),
+        ({**RULES_EXAMPLE, "moves": ["5>F", "5>>F"]}, "move 2: '5>>F'"),
         ({**RULES_EXAMPLE, "result": "draw"}, "result"),
     ],
 )
