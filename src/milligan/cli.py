@@ -5,6 +5,14 @@ server and the survey add theirs through a ``register(subparsers)`` function
 in their own ``commands`` module, so each part owns its command line.
 
 Bad input never shows a traceback: one line on stderr and exit status 2.
+Numbers are read in ASCII digits only:
+
+>>> deal_number_arg("0x2A")
+42
+>>> positive_int("٥")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: '٥' is not a whole number of at least 1
 """
 
 from __future__ import annotations
@@ -110,7 +118,7 @@ def positive_float(text: str) -> float:
     return value
 
 
-#: The most memory a command may be told to use, when the machine does not say.
+#: The most memory a command may be told to use, however much the machine has.
 MAX_MEMORY_MB = 64 * 1024
 
 
@@ -124,7 +132,7 @@ def machine_memory_mb() -> int:
 
 
 def memory_mb(text: str) -> int:
-    """``--max-memory``: MiB, at least 1 and at most the machine's memory."""
+    """``--max-memory``: MiB, from 1 to the machine's memory (never over :data:`MAX_MEMORY_MB`)."""
     value = positive_int(text)
     limit = min(machine_memory_mb(), MAX_MEMORY_MB)
     if value > limit:
