@@ -22,6 +22,7 @@ docs/RESEARCH.md explains the choices.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, SupportsFloat
 
@@ -87,7 +88,14 @@ def status(position: Position, legal: LegalMoves) -> str:
             return "playing"
         if opens and move.count == len(columns[move.source - 1]) and columns[move.target - 1]:
             return "playing"  # it empties its column: a reprieve opens
-    return "lost" if position.dead_end() is True else "playing"
+    return "lost" if _dead_end(position) else "playing"
+
+
+@functools.lru_cache(maxsize=4096)
+def _dead_end(position: Position) -> bool:
+    # Cached: an endgame that shuffles runs back and forth (a search even
+    # more so) meets the same positions again and again.
+    return position.dead_end() is True
 
 
 class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
