@@ -6,9 +6,9 @@
 True
 """
 
+from milligan.solver.fair import advise, hint
 from milligan.solver.results import Hint, SolveResult
 from milligan.solver.safe import safe_auto_moves
-from milligan.solver.sampling import hint
 from milligan.solver.search import solve
 
-__all__ = ["Hint", "SolveResult", "hint", "safe_auto_moves", "solve"]
+__all__ = ["Hint", "SolveResult", "advise", "hint", "safe_auto_moves", "solve"]

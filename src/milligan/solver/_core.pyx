@@ -376,12 +376,16 @@ cdef class Core:
         repeats before the big table costs a memory access.  Both only ever
         hold expanded positions, so either answering "seen" is right.
         """
-        cdef uint64_t k1, k2, h2
+        cdef uint64_t k1, h2
+        self._keys(&k1, &h2)
+        return self._seen_or_add_key(k1, h2)
+
+    cdef inline bint _seen_or_add_key(self, uint64_t k1, uint64_t h2) noexcept:
+        """``_seen_or_add`` for a position given by its two keys."""
+        cdef uint64_t k2 = h2 | 1
         cdef uint64_t *bucket
         cdef uint64_t *near
         cdef int i
-        self._keys(&k1, &h2)
-        k2 = h2 | 1
         near = self.recent + 2 * ((h2 >> 20) & (RECENT - 1))
         if near[1] == k2 and near[0] == k1:
             return True
@@ -1047,6 +1051,20 @@ cdef class Core:
     # positions in which the next deal could be made (see _score); the driver
     # (compiled.staged) deals in each and goes on with the best of them.  It
     # is a selection, so it proves wins only.
+
+    def key(self):
+        """The current position's two 64-bit keys, as the position table keeps them."""
+        cdef uint64_t k1, k2
+        self._keys(&k1, &k2)
+        return k1, k2
+
+    def forbid(self, uint64_t k1, uint64_t k2):
+        """Count the position with these keys (from ``key``) as searched already.
+
+        No later search enters it: the fair player keeps its plans off the
+        positions a game has already been through.
+        """
+        self._seen_or_add_key(k1, k2)
 
     def goto(self, bytes moves):
         """Play moves from the start position (undone by ``back``).

@@ -1,4 +1,4 @@
-"""``milligan solve`` and ``milligan hint``."""
+"""``milligan solve``, ``milligan hint`` and ``milligan autoplay``."""
 
 from __future__ import annotations
 
@@ -18,10 +18,11 @@ from milligan.cli import (
 )
 from milligan.game import Game
 from milligan.record import Record
+from milligan.solver.results import SolveResult
 
 
 def register(subparsers: Any) -> None:
-    """Add ``solve`` and ``hint`` to the ``milligan`` command."""
+    """Add ``solve``, ``hint`` and ``autoplay`` to the ``milligan`` command."""
     solve = subparsers.add_parser(
         "solve",
         help="solve a deal or a saved game with complete knowledge",
@@ -43,16 +44,29 @@ def register(subparsers: Any) -> None:
     hint = subparsers.add_parser(
         "hint",
         help="suggest the next move from what the player can see",
-        description="Sample the unseen cards, solve each sample, suggest the move that wins most.",
+        description="The fair player's advice for the position a record reaches: it sees only "
+        "what the player sees, plans up to the next deal (or face-down card), and scores its "
+        "candidate plans on the same sampled deals. The win chance is an estimate.",
     )
     hint.add_argument("record", metavar="RECORD.json", help="a milligan-record/1 file")
-    hint.add_argument("--samples", type=positive_int, default=16, metavar="K",
-                      help="how many orders of the unseen cards to try (default 16)")
-    hint.add_argument("--seed", type=int, default=0, metavar="S", help="sampling seed (default 0)")
-    hint.add_argument("--max-positions", type=positive_int, default=20000, metavar="N",
-                      help="position budget per sample (default 20000)")
-    hint.add_argument("--json", action="store_true", help="print the hint as JSON")
+    _add_fair_arguments(hint)
+    hint.add_argument("--json", action="store_true",
+                      help="print the hint as JSON: move, win_chance, samples, wins, plan, repeats")
     hint.set_defaults(handler=cmd_hint)
+
+    auto = subparsers.add_parser(
+        "autoplay",
+        help="play a deal or a saved game to its end with the fair player",
+        description="Play with the fair player alone, from a deal (--variant V --number N) or "
+        "from the position a record reaches, and print the game as a record with its result: "
+        "won, lost (a dead end) or resigned (no progress possible). At the default budget a "
+        "game of classic takes about a minute on one core.",
+    )
+    add_game_arguments(auto, number_default=None)
+    auto.add_argument("record", nargs="?", metavar="RECORD.json", help="a milligan-record/1 file")
+    _add_fair_arguments(auto)
+    auto.add_argument("--json", action="store_true", help="print a milligan-record/1 record")
+    auto.set_defaults(handler=cmd_autoplay)
 
 
 def _input_record(args: argparse.Namespace) -> Record:
@@ -70,6 +84,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     record = _input_record(args)
     game = record.replay()
+    if game.position.is_won():
+        # nothing to solve: a win needs no more moves (not even the S of the
+        # reprieve the winning move may have opened)
+        return _print_solution(args, record, SolveResult("won", (), 0, 0.0))
     with _progress_display(args.max_positions, args.timeout) as progress:
         result = solve(
             game,
@@ -78,6 +96,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
             max_memory_mb=args.max_memory,
             progress=progress,
         )
+    return _print_solution(args, record, result)
+
+
+def _print_solution(args: argparse.Namespace, record: Record, result: SolveResult) -> int:
     if args.json:
         out = Record(
             record.variant, record.deal, record.order, record.moves + result.moves, result.result
@@ -103,14 +125,51 @@ def cmd_hint(args: argparse.Namespace) -> int:
         raise UsageError(f"the game is over ({game.status}): there is nothing to hint")
     result = hint(game, samples=args.samples, seed=args.seed, max_positions=args.max_positions)
     move = None if result.move is None else str(result.move)
+    plan = [str(step) for step in result.plan]
     if args.json:
         print(json.dumps({"move": move, "win_chance": result.win_chance,
-                          "samples": result.samples, "wins": result.wins}))
+                          "samples": result.samples, "wins": result.wins,
+                          "plan": plan, "repeats": result.repeats}))
         return 0
-    shown = move if move is not None else "none (no sample was won)"
-    print(f"move: {shown}")
-    print(f"win chance: {result.win_chance:.0%} ({result.wins} of {result.samples} samples won)")
+    print(f"move: {move if move is not None else 'none (nothing is legal)'}")
+    if result.repeats:
+        print("note: every legal move leads back to a position already reached")
+    print(f"win chance: about {result.win_chance:.0%} "
+          f"(the plan won {result.wins} of {result.samples} sampled deals)")
+    if len(plan) > 1:
+        print(f"plan: {' '.join(plan)}")
     return 0
+
+
+def cmd_autoplay(args: argparse.Namespace) -> int:
+    from milligan.solver.fair import autoplay
+
+    record = _input_record(args)
+    game = record.replay()
+    if game.status != "playing":
+        raise UsageError(f"the game is over ({game.status}): there is nothing to play")
+    played = autoplay(game, samples=args.samples, seed=args.seed, max_positions=args.max_positions)
+    result = played.result
+    out = Record.of(game, result)
+    if args.json:
+        print(json.dumps(out.to_dict()))
+        return 0
+    print(f"{result} after {len(game.moves)} moves, "
+          f"{game.position.cards_on_foundations()} cards up")
+    print(" ".join(str(move) for move in game.moves))
+    return 0
+
+
+def _add_fair_arguments(parser: argparse.ArgumentParser) -> None:
+    from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
+
+    parser.add_argument("--samples", type=positive_int, default=DEFAULT_SAMPLES, metavar="K",
+                        help=f"sampled deals a decision is scored on (default {DEFAULT_SAMPLES})")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="sampling seed (default 0)")
+    parser.add_argument("--max-positions", type=positive_int, default=DEFAULT_POSITIONS,
+                        metavar="N", help="positions one decision may expand in all "
+                        f"(default {DEFAULT_POSITIONS:,})")
 
 
 @contextmanager

@@ -48,7 +48,7 @@ DEAL_BYTES = (2).to_bytes(4, "big")
 Node = tuple[Any, bytes]
 #: The weights of the core's stage score: cards up, breaks, empty columns,
 #: depth of the next cards the foundations need.
-WEIGHTS = {"w_found": 64, "w_break": 8, "w_empty": 16, "w_depth": 1}
+WEIGHTS: dict[str, int] = {"w_found": 64, "w_break": 8, "w_empty": 16, "w_depth": 1}
 
 
 def card_code(card: Card) -> int:
@@ -187,14 +187,7 @@ def staged(
     (stock empty) searches for the win.  Returns ("won", moves) or
     ("unknown", None); a round never proves a loss.
     """
-    for name, value in WEIGHTS.items():
-        setattr(core, name, value)
-    if mode == "plan":
-        core.planner = True
-        core.plan_goals = 1
-        core.plan_work = 500
-    else:
-        core.max_free = FIRST_PASS_FREE_MOVES
+    set_stage_mode(core, mode)
     began = time.monotonic()
     # the beam is a tree: a node is (parent, the moves from the parent's
     # position to this one), so a stage's candidates share their past
@@ -223,6 +216,31 @@ def staged(
         candidates.sort(key=lambda candidate: -candidate[0])
         beam = [node for _, node in candidates[:width]]
     return "unknown", None
+
+
+def set_stage_mode(core: Any, mode: str) -> None:
+    """Set a core up for ``stage``: the score's weights, and how reprieves are explored.
+
+    ``mode`` is "plan" (the planner's outcomes) or "cap" (free moves one by
+    one, at most FIRST_PASS_FREE_MOVES per reprieve).
+    """
+    for name, value in WEIGHTS.items():
+        setattr(core, name, value)
+    if mode == "plan":
+        core.planner = True
+        core.plan_goals = 1
+        core.plan_work = 500
+    else:
+        core.max_free = FIRST_PASS_FREE_MOVES
+
+
+def new_core(position: Position, memory_mb: int, mode: str | None = None) -> Any:
+    """A core at ``position`` with a table of ``memory_mb``; set up for ``stage`` in ``mode``."""
+    assert _core is not None
+    core = _core.Core(table_bytes=memory_mb * 1024 * 1024, **encode(position))
+    if mode is not None:
+        set_stage_mode(core, mode)
+    return core
 
 
 def line(node: Node) -> bytes:
@@ -257,6 +275,19 @@ def complete(
     limit, deadline = budget.share(1)
     verdict, path = core.search(limit, deadline, budget.report, budget.began)
     return str(verdict), _moves(path), budget.spent + int(core.positions)
+
+
+def unpack_line(tail: bytes) -> tuple[Move, ...]:
+    """Moves packed four bytes each, big-endian, as ``goto`` takes and ``stage`` gives them.
+
+    The bit layout is the core's ``pack``: kind in bits 0-1, source in 2-5,
+    target in 6-9, count in 10-19.
+    """
+    moves = []
+    for i in range(0, len(tail), 4):
+        m = int.from_bytes(tail[i : i + 4], "big")
+        moves.append(decode_move(m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15))
+    return tuple(moves)
 
 
 def _moves(path: list[tuple[int, int, int, int]] | None) -> tuple[Move, ...]:

@@ -29,11 +29,17 @@ class SolveResult:
 class Hint:
     """A suggested move from what the player can see.
 
-    ``move`` is None when no sample was won (or nothing is legal);
-    ``win_chance`` is ``wins / samples``.
+    ``move`` is None only when nothing is legal; ``win_chance`` is
+    ``wins / samples``, the share of sampled deals the chosen plan won (an
+    estimate: each sample is solved as if its unseen cards were known).
+    ``plan`` is the chosen line, starting with ``move``; ``repeats`` says that
+    ``move`` leads back to a position already reached, which happens only
+    when every legal move does.
     """
 
     move: Move | None
     win_chance: float
     samples: int
     wins: int
+    plan: tuple[Move, ...] = ()
+    repeats: bool = False

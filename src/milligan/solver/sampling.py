@@ -1,4 +1,13 @@
-"""Fair hints: sample the unseen cards, solve each sample, vote on the first move."""
+"""Sampling what a player cannot see: full positions consistent with an observation.
+
+>>> from milligan.position import Position
+>>> from milligan.variants import Variant
+>>> view = Position.deal(Variant.named("classic"), 42).observe()
+>>> len(unseen_cards(view)) == view.stock
+True
+>>> sample_position(view, random.Random(1)).observe() == view
+True
+"""
 
 from __future__ import annotations
 
@@ -6,13 +15,7 @@ import random
 from collections import Counter
 
 from milligan.cards import CARDS, Card, Suit, canonical_deck
-from milligan.game import Game
-from milligan.moves import Move
 from milligan.position import Observation, Position
-from milligan.solver.results import Hint
-
-#: The position table of each sample: fixed, so a hint never depends on the machine.
-HINT_MEMORY_MB = 64
 
 
 def unseen_cards(view: Observation) -> list[Card]:
@@ -49,50 +52,3 @@ def sample_position(view: Observation, rng: random.Random) -> Position:
     return Position(
         view.variant, columns, face_down, view.foundations, stock, view.reprieve, view.moved
     )
-
-
-def hint(
-    view: Observation | Position | Game,
-    *,
-    samples: int = 16,
-    seed: int = 0,
-    max_positions: int = 20000,
-) -> Hint:
-    """Suggest a move from what the player sees (hidden cards are never read).
-
-    Each of ``samples`` deals consistent with the observation is solved with
-    a budget of ``max_positions``; the first move of the most winning
-    samples is suggested (ties go to the earlier legal move).  Only
-    position budgets are used, so the same seed gives the same hint on every
-    machine.
-    """
-    from milligan.solver.search import run
-
-    if isinstance(view, Game):
-        view = view.position
-    if isinstance(view, Position):
-        view = view.observe()
-    rng = random.Random(seed)
-    votes: Counter[Move] = Counter()
-    wins = 0
-    order: list[Move] = []
-    for _ in range(samples):
-        position = sample_position(view, rng)
-        if not order:
-            order = list(position.legal_moves())
-        result = run(
-            position,
-            max_positions=max_positions,
-            max_memory_mb=HINT_MEMORY_MB,
-            shorten_win=False,
-        )
-        if result.result == "won":
-            wins += 1
-            if result.moves:
-                votes[result.moves[0]] += 1
-    move: Move | None = None
-    if votes:
-        best = max(votes.values())
-        move = next(m for m in order if votes[m] == best)
-    chance = wins / samples if samples else 0.0
-    return Hint(move, chance, samples, wins)

@@ -15,7 +15,15 @@ from types import FrameType
 from typing import Any
 
 from milligan.cli import UsageError, positive_int, variant_arg
-from milligan.survey.results import Limits, Result, ResultStore, default_path, variant_key
+from milligan.survey.results import (
+    PLAYERS,
+    Limits,
+    Play,
+    Result,
+    ResultStore,
+    default_path,
+    variant_key,
+)
 from milligan.variants import PRESETS
 
 
@@ -57,7 +65,8 @@ def register(subparsers: Any) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="positions per deal (default: no limit)",
+        help="positions per deal (default: no limit); with --player fair, positions per "
+        "decision (default that of milligan autoplay)",
     )
     run.add_argument(
         "--max-memory",
@@ -88,6 +97,24 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="keep each winning line, shortened (slower: shortening often costs more than "
         "the search); without it only the length of the line found is kept",
+    )
+    run.add_argument(
+        "--player",
+        choices=("solve", *PLAYERS),
+        default="solve",
+        help="solve: prove each deal won or lost with complete knowledge (default); fair: "
+        "play it to its end with the fair player, which sees only what a person sees; greedy: "
+        "the naive baseline (foundation moves, then builds, then deal)",
+    )
+    run.add_argument(
+        "--samples",
+        type=positive_int,
+        default=None,
+        metavar="K",
+        help="with --player fair: sampled deals per decision (default that of milligan autoplay)",
+    )
+    run.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="with --player fair: its seed (default 0)"
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(handler=cmd_run)
@@ -187,11 +214,32 @@ def cmd_run(args: argparse.Namespace) -> int:
             share = engine.memory_per_slot_mb()
             memory = DEFAULT_MEMORY_MB if share is None else max(64, min(DEFAULT_MEMORY_MB, share))
         limits = Limits(args.timeout or None, args.max_positions, memory)
+        player = _player(args)
         with ResultStore(_results_path(args)) as store:
-            return _run_with_progress(args, store, variants, deals, limits, engine, run_survey)
+            return _run_with_progress(
+                args, store, variants, deals, limits, player, engine, run_survey
+            )
     except BaseException:
         engine.close(abort=True)
         raise
+
+
+def _player(args: argparse.Namespace) -> Any:
+    """The survey's player (None: the solver), from ``--player`` and its settings."""
+    from milligan.survey.runner import Player
+
+    if args.player == "solve":
+        return None
+    if args.player == "greedy":
+        return Player("greedy")
+    from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
+
+    return Player(
+        "fair",
+        samples=args.samples or DEFAULT_SAMPLES,
+        seed=args.seed,
+        max_positions=args.max_positions or DEFAULT_POSITIONS,
+    )
 
 
 def _run_with_progress(
@@ -200,6 +248,7 @@ def _run_with_progress(
     variants: list[str],
     deals: list[int],
     limits: Limits,
+    player: Any,
     engine: Any,
     run_survey: Any,
 ) -> int:
@@ -232,10 +281,12 @@ def _run_with_progress(
     console = Console(stderr=True, soft_wrap=True)
     slots = engine.slots()
     where = args.scheduler or f"{slots} local worker{'s' if slots > 1 else ''}"
+    doing = f"limits {limits}" if player is None else f"{player.name} player {player.settings()}"
     console.print(
-        f"survey {', '.join(variants)}, deals {args.deals}: limits {limits}; on {where}; "
+        f"survey {', '.join(variants)}, deals {args.deals}: {doing}; on {where}; "
         f"results in {store.path}"
     )
+    unknown = "unknown" if player is None else "resigned"
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -249,8 +300,8 @@ def _run_with_progress(
     )
     task_id = bar.add_task("starting", total=None)
 
-    def show(progress: SurveyProgress, result: Result | None) -> None:
-        description = f"won {progress.won} lost {progress.lost} unknown {progress.unknown}"
+    def show(progress: SurveyProgress, result: Result | Play | None) -> None:
+        description = f"won {progress.won} lost {progress.lost} {unknown} {progress.unknown}"
         if progress.failed:
             description += f" failed {progress.failed}"
         bar.update(task_id, total=progress.total, completed=progress.done, description=description)
@@ -260,7 +311,14 @@ def _run_with_progress(
     try:
         with bar:
             progress = run_survey(
-                store, variants, deals, limits, engine, solutions=args.solutions, on_progress=show
+                store,
+                variants,
+                deals,
+                limits,
+                engine,
+                solutions=args.solutions,
+                player=player,
+                on_progress=show,
             )
     except KeyboardInterrupt:
         console.print(
@@ -272,9 +330,11 @@ def _run_with_progress(
     for failure in progress.failures:
         console.print(f"failed: {failure}")
     print(
-        f"{', '.join(variants)}: {progress.done} deals solved in {seconds:.1f} s "
-        f"(won {progress.won}, lost {progress.lost}, unknown {progress.unknown}, "
-        f"failed {progress.failed}); {progress.skipped} already decided, skipped"
+        f"{', '.join(variants)}: {progress.done} deals "
+        f"{'solved' if player is None else 'played'} in {seconds:.1f} s "
+        f"(won {progress.won}, lost {progress.lost}, {unknown} {progress.unknown}, "
+        f"failed {progress.failed}); {progress.skipped} already "
+        f"{'decided' if player is None else 'played'}, skipped"
     )
     return 1 if progress.failed else 0
 
@@ -283,21 +343,49 @@ def _run_with_progress(
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from milligan.survey.report import collect, markdown, print_table, update_document, write_plots
+    from milligan.survey.report import (
+        PLAY_TABLE_END,
+        PLAY_TABLE_START,
+        TABLE_END,
+        TABLE_START,
+        collect,
+        collect_plays,
+        markdown,
+        play_markdown,
+        print_play_table,
+        print_table,
+        update_document,
+        write_plots,
+    )
 
     variants = [variant_key(v) for v in args.variant] if args.variant else None
     with ResultStore(_existing_results(args)) as store:
         summaries = collect(store, variants)
+        plays = collect_plays(store, variants)
         if args.markdown:
             print(markdown(summaries))
+            if plays:
+                print()
+                print(play_markdown(plays))
         else:
             print_table(summaries)
+            if plays:
+                print_play_table(plays)
         if args.update:
-            update_document(Path(args.update), markdown(summaries))
+            path = Path(args.update)
+            text = path.read_text(encoding="utf-8") if path.exists() else ""
+            tables = [(TABLE_START, TABLE_END, markdown(summaries))]
+            if plays:
+                tables.append((PLAY_TABLE_START, PLAY_TABLE_END, play_markdown(plays)))
+            filled = [(start, end, table) for start, end, table in tables if start in text]
+            if not filled:
+                raise UsageError(f"{path} has no {TABLE_START} or {PLAY_TABLE_START} lines to fill")
+            for start, end, table in filled:
+                update_document(path, table, start, end)
             print(f"updated {args.update}", file=sys.stderr)
         if args.plots:
-            for path in write_plots(store, args.plots, variants):
-                print(f"wrote {path}", file=sys.stderr)
+            for written in write_plots(store, args.plots, variants):
+                print(f"wrote {written}", file=sys.stderr)
     return 0
 
 

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from milligan.survey.results import Limits, Result, ResultStore
-from milligan.survey.stats import VariantSummary, summarize
+from milligan.survey.results import Limits, Play, Result, ResultStore
+from milligan.survey.stats import VariantSummary, summarize, wilson_interval
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 HEADERS = (
     "variant",
@@ -93,21 +98,170 @@ def markdown(summaries: Sequence[VariantSummary]) -> str:
 
 TABLE_START = "<!-- survey-table -->"
 TABLE_END = "<!-- /survey-table -->"
+PLAY_TABLE_START = "<!-- play-table -->"
+PLAY_TABLE_END = "<!-- /play-table -->"
 
 
-def update_document(path: Path, table: str) -> None:
-    """Replace what lies between the table markers of a Markdown file with ``table``."""
+def update_document(
+    path: Path, table: str, start_mark: str = TABLE_START, end_mark: str = TABLE_END
+) -> None:
+    """Replace what lies between two marker lines of a Markdown file with ``table``."""
     from milligan.cli import UsageError
 
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror}") from None
-    start, end = text.find(TABLE_START), text.find(TABLE_END)
+    start, end = text.find(start_mark), text.find(end_mark)
     if start < 0 or end < start:
-        raise UsageError(f"{path} has no {TABLE_START} ... {TABLE_END} lines to fill")
-    before = text[: start + len(TABLE_START)]
+        raise UsageError(f"{path} has no {start_mark} ... {end_mark} lines to fill")
+    before = text[: start + len(start_mark)]
     path.write_text(before + "\n" + table + "\n" + text[end:], encoding="utf-8")
+
+
+# -- games played without hidden knowledge ------------------------------------------
+
+PLAY_HEADERS = (
+    "variant",
+    "player",
+    "games",
+    "won",
+    "won %",
+    "95% interval",
+    "complete knowledge",
+    "ratio",
+    "median s",
+    "settings",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySummary:
+    """How one player fared on one variant, beside the solver's verdicts on the same deals.
+
+    ``known`` counts the played deals the solver has a verdict for, and
+    ``known_won`` those proven won: the complete-knowledge win rate is
+    ``known_won / known`` (a lower bound while some are unknown).
+    """
+
+    variant: str
+    player: str
+    settings: str
+    games: int
+    won: int
+    known: int
+    known_won: int
+    median_seconds: float | None
+
+    @property
+    def rate(self) -> float | None:
+        return self.won / self.games if self.games else None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.won, self.games)
+
+    @property
+    def known_rate(self) -> float | None:
+        return self.known_won / self.known if self.known else None
+
+    @property
+    def ratio(self) -> float | None:
+        rate, known = self.rate, self.known_rate
+        return None if rate is None or not known else rate / known
+
+
+def collect_plays(store: ResultStore, variants: Sequence[str] | None = None) -> list[PlaySummary]:
+    """A summary per variant, player and settings of the stored games."""
+    from milligan.survey.stats import percentile
+
+    verdicts = store.verdicts()
+    groups: dict[tuple[str, str, str], list[Play]] = {}
+    for play in store.plays():
+        if variants and play.variant not in variants:
+            continue
+        groups.setdefault((play.variant, play.player, play.settings), []).append(play)
+    order = {name: index for index, name in enumerate(variants or store.variants())}
+    out = []
+    for (variant, player, settings), plays in groups.items():
+        known = [verdicts.get((variant, p.deal)) for p in plays]
+        decided = [r for r in known if r is not None]
+        times = [p.cpu_seconds if p.cpu_seconds is not None else p.seconds for p in plays]
+        out.append(
+            PlaySummary(
+                variant,
+                player,
+                settings,
+                len(plays),
+                sum(p.result == "won" for p in plays),
+                len(decided),
+                sum(r.verdict == "won" for r in decided),
+                percentile(times, 50),
+            )
+        )
+    out.sort(key=lambda s: (order.get(s.variant, len(order)), s.variant, s.player, s.settings))
+    return out
+
+
+def play_rows(summaries: Sequence[PlaySummary]) -> list[tuple[str, ...]]:
+    """The cells of the played-games table, in :data:`PLAY_HEADERS` order."""
+    table = []
+    for summary in summaries:
+        low, high = summary.interval
+        known = (
+            f"{_percent(summary.known_rate)} ({summary.known_won}/{summary.known})"
+            if summary.known
+            else "–"
+        )
+        ratio = "–" if summary.ratio is None else f"{summary.ratio:.2f}"
+        table.append(
+            (
+                summary.variant,
+                summary.player,
+                str(summary.games),
+                str(summary.won),
+                _percent(summary.rate),
+                f"{_percent(low)} – {_percent(high)}",
+                known,
+                ratio,
+                _seconds(summary.median_seconds),
+                summary.settings,
+            )
+        )
+    return table
+
+
+def play_markdown(summaries: Sequence[PlaySummary]) -> str:
+    """The played-games table in Markdown.
+
+    >>> s = PlaySummary("classic", "fair", "{}", 10, 8, 10, 10, 30.0)
+    >>> print(play_markdown([s]).splitlines()[2])
+    | classic | fair | 10 | 8 | 80.0% | 49.0% – 94.3% | 100.0% (10/10) | 0.80 | 30.0 | {} |
+    """
+    align = ("---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---")
+    lines = ["| " + " | ".join(PLAY_HEADERS) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in play_rows(summaries)]
+    return "\n".join(lines)
+
+
+def print_play_table(summaries: Sequence[PlaySummary]) -> None:
+    """The played-games table on the terminal."""
+    import sys
+
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Games played without seeing hidden cards", title_justify="left")
+    for index, header in enumerate(PLAY_HEADERS):
+        table.add_column(header, justify="left" if index in (0, 1, 9) else "right")
+    for row in play_rows(summaries):
+        table.add_row(*row)
+    Console(width=None if sys.stdout.isatty() else 200).print(table)
+    print(
+        "won %: games won (a player that never sees the stock or face-down cards); interval: "
+        "95% Wilson; complete knowledge: the same deals proven won by the solver; ratio: the "
+        "two rates divided; times: CPU seconds per game"
+    )
 
 
 def print_table(summaries: Sequence[VariantSummary]) -> None:
@@ -143,7 +297,6 @@ def write_plots(
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.figure import Figure
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -234,4 +387,41 @@ def write_plots(
     axes.set_title("Win rate: proven wins (dot), with unknowns (bar), 95% interval")
     axes.grid(axis="y", alpha=0.3)
     save(figure, "win-rate")
+
+    plays = collect_plays(store, variants)
+    if plays:
+        save(_skill_chart(plays, names), "skill-vs-luck")
     return written
+
+
+def _skill_chart(plays: Sequence[PlaySummary], names: Sequence[str]) -> Figure:
+    """Win rates side by side: each player, then complete knowledge, with 95% intervals."""
+    import matplotlib.pyplot as plt
+
+    players = sorted({p.player for p in plays}, key=lambda name: (name != "greedy", name))
+    shown = [name for name in names if any(p.variant == name for p in plays)]
+    figure, axes = plt.subplots(figsize=(7, 4))
+    width = 0.8 / (len(players) + 1)
+    for index, variant in enumerate(shown):
+        mine = {p.player: p for p in plays if p.variant == variant}
+        bars: list[tuple[str, int, int]] = [
+            (name, mine[name].won, mine[name].games) for name in players if name in mine
+        ]
+        best = max(mine.values(), key=lambda p: p.known)
+        bars.append(("complete knowledge", best.known_won, best.known))
+        for slot, (label, won, total) in enumerate(bars):
+            if not total:
+                continue
+            x = index - 0.4 + width * (slot + 0.5)
+            low, high = wilson_interval(won, total)
+            colour = f"C{slot}"
+            axes.bar(x, 100 * won / total, width * 0.9, color=colour,
+                     label=label if index == 0 else None)  # fmt: skip
+            axes.plot([x, x], [100 * low, 100 * high], color="black", linewidth=1)
+    axes.set_xticks(range(len(shown)), shown)
+    axes.set_ylim(0, 100)
+    axes.set_ylabel("deals won (%)")
+    axes.set_title("Skill against luck: win rates with 95% intervals")
+    axes.legend(loc="upper right", fontsize=8)
+    axes.grid(axis="y", alpha=0.3)
+    return figure

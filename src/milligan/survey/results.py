@@ -43,7 +43,33 @@ CREATE TABLE IF NOT EXISTS results (
     cpu_seconds REAL
 );
 CREATE INDEX IF NOT EXISTS results_variant_deal ON results (variant, deal);
+CREATE TABLE IF NOT EXISTS plays (
+    id INTEGER PRIMARY KEY,
+    variant TEXT NOT NULL,
+    deal INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    result TEXT NOT NULL CHECK (result IN ('won', 'lost', 'resigned')),
+    moves TEXT NOT NULL,
+    cards_up INTEGER NOT NULL,
+    decisions INTEGER NOT NULL,
+    positions INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    cpu_seconds REAL,
+    solver TEXT,
+    host TEXT,
+    finished_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS plays_variant_player ON plays (variant, player, settings);
 """
+
+#: The players a survey can run instead of the solver (see :class:`Play`).
+PLAYERS = ("fair", "greedy")
+PLAY_RESULTS = ("won", "lost", "resigned")
+_PLAY_COLUMNS = (
+    "variant, deal, player, settings, result, moves, cards_up, decisions, positions, seconds,"
+    " cpu_seconds, solver, host, finished_at"
+)
 
 _COLUMNS = (
     "variant, deal, timeout, max_positions, max_memory_mb, verdict, seconds, positions,"
@@ -164,6 +190,33 @@ class Result:
         return self.decided or (self.limits.covers(other.limits) and self.limits != other.limits)
 
 
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One game played to its end by a player that sees only what a person sees.
+
+    ``player`` is ``fair`` (the fair player of :mod:`milligan.solver.fair`) or
+    ``greedy`` (the naive baseline); ``settings`` is its settings as compact
+    JSON (samples, seed, positions per decision), so runs with other settings
+    are kept apart.  ``result`` is ``won``, ``lost`` (a dead end) or
+    ``resigned``; ``moves`` is the whole line, which replays the game.
+    """
+
+    variant: str
+    deal: int
+    player: str
+    settings: str
+    result: str
+    moves: tuple[str, ...]
+    cards_up: int
+    decisions: int
+    positions: int
+    seconds: float
+    cpu_seconds: float | None = None
+    solver: str | None = None
+    host: str | None = None
+    finished_at: str = ""
+
+
 class ResultStore:
     """An open results file; a context manager that closes it."""
 
@@ -214,6 +267,52 @@ class ResultStore:
                     result.cpu_seconds,
                 ),
             )
+
+    def add_play(self, play: Play) -> None:
+        """Store one played game (its own transaction, so it survives a kill)."""
+        with self._db:
+            self._db.execute(
+                f"INSERT INTO plays ({_PLAY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    play.variant,
+                    _deal_to_db(play.deal),
+                    play.player,
+                    play.settings,
+                    play.result,
+                    " ".join(play.moves),
+                    play.cards_up,
+                    play.decisions,
+                    play.positions,
+                    play.seconds,
+                    play.cpu_seconds,
+                    play.solver,
+                    play.host,
+                    play.finished_at,
+                ),
+            )
+
+    def plays(self, variant: str | None = None, player: str | None = None) -> list[Play]:
+        """The stored games, optionally of one variant and player, the first of each deal
+        and settings only (a rerun never adds a second, but two runs at once might)."""
+        query = f"SELECT {_PLAY_COLUMNS} FROM plays"
+        where: list[str] = []
+        params: list[str] = []
+        if variant is not None:
+            where.append("variant = ?")
+            params.append(variant)
+        if player is not None:
+            where.append("player = ?")
+            params.append(player)
+        if where:
+            query += " WHERE " + " AND ".join(where)
+        out: dict[tuple[str, int, str, str], Play] = {}
+        try:
+            for row in self._db.execute(query + " ORDER BY id", params):
+                play = _row_to_play(row)
+                out.setdefault((play.variant, play.deal, play.player, play.settings), play)
+        except sqlite3.DatabaseError as error:
+            raise ResultsError(f"cannot read results file {self.path}: {error}") from None
+        return list(out.values())
 
     def attempts(self, variant: str | None = None) -> Iterator[Result]:
         """Every stored attempt, optionally of one variant, in the order stored."""
@@ -287,6 +386,37 @@ def _row_to_result(row: tuple[object, ...]) -> Result:
         finished_at=str(finished_at),
         cpu_seconds=None if cpu_seconds is None else float(cpu_seconds),  # type: ignore[arg-type]
     )
+
+
+def _row_to_play(row: tuple[object, ...]) -> Play:
+    (variant, deal, player, settings, result, moves, cards_up, decisions, positions, seconds,
+     cpu_seconds, solver, host, finished_at) = row  # fmt: skip
+    return Play(
+        variant=str(variant),
+        deal=_deal_from_db(int(deal)),  # type: ignore[call-overload]
+        player=str(player),
+        settings=str(settings),
+        result=str(result),
+        moves=tuple(str(moves).split()),
+        cards_up=int(cards_up),  # type: ignore[call-overload]
+        decisions=int(decisions),  # type: ignore[call-overload]
+        positions=int(positions),  # type: ignore[call-overload]
+        seconds=float(seconds),  # type: ignore[arg-type]
+        cpu_seconds=None if cpu_seconds is None else float(cpu_seconds),  # type: ignore[arg-type]
+        solver=None if solver is None else str(solver),
+        host=None if host is None else str(host),
+        finished_at=str(finished_at),
+    )
+
+
+def pending_plays(
+    store: ResultStore, variant: str, deals: Iterable[int], player: str, settings: str
+) -> tuple[list[int], int]:
+    """The deals ``player`` with ``settings`` has not played yet, and how many it has."""
+    done = {play.deal for play in store.plays(variant, player) if play.settings == settings}
+    deals = list(deals)
+    todo = [deal for deal in deals if deal not in done]
+    return todo, len(deals) - len(todo)
 
 
 def pending_deals(

@@ -1,7 +1,9 @@
 """Solving many deals at once: a local process pool or a Dask cluster.
 
 Each deal is one task: a fresh solver call with the survey's limits, in a
-worker process, returning a :class:`~milligan.survey.results.Result`. The
+worker process, returning a :class:`~milligan.survey.results.Result` (or a
+game played by the fair player or the greedy baseline, returning a
+:class:`~milligan.survey.results.Play`). The
 parent stores every result as it arrives, keeps only a small window of tasks
 in flight (so an interrupted survey loses little) and resubmits the tasks of
 a worker that died.
@@ -26,7 +28,14 @@ from typing import Any, Protocol
 
 from milligan.errors import MilliganError
 from milligan.position import Position
-from milligan.survey.results import Limits, Result, ResultStore, pending_deals
+from milligan.survey.results import (
+    Limits,
+    Play,
+    Result,
+    ResultStore,
+    pending_deals,
+    pending_plays,
+)
 from milligan.variants import Variant
 
 #: How often one deal may be lost with its worker before the survey gives up on it.
@@ -38,6 +47,28 @@ DEFAULT_MEMORY_MB = 1024
 
 class SurveyError(MilliganError):
     """A survey that cannot start (bad deal range, no cluster, no solver)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who plays a survey's deals instead of the solver, and with what settings.
+
+    ``fair`` is the fair player (``samples`` sampled deals and
+    ``max_positions`` positions per decision, ``seed``); ``greedy`` the
+    naive baseline, which has no settings.
+    """
+
+    name: str
+    samples: int = 0
+    seed: int = 0
+    max_positions: int = 0
+
+    def settings(self) -> str:
+        """The settings as stored with each game: compact JSON, keys sorted."""
+        if self.name != "fair":
+            return "{}"
+        values = {"max_positions": self.max_positions, "samples": self.samples, "seed": self.seed}
+        return json.dumps(values, sort_keys=True, separators=(",", ":"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +84,7 @@ class Task:
     deal: int
     limits: Limits
     solutions: bool = False
+    player: Player | None = None
 
 
 def variant_from_key(key: str) -> Variant:
@@ -117,6 +149,46 @@ def solve_task(task: Task) -> Result:
     )
 
 
+def play_task(task: Task) -> Play:
+    """Play one deal to its end with the task's player; runs in a worker process."""
+    from milligan.game import Game
+    from milligan.solver.baseline import play_greedy
+    from milligan.solver.fair import autoplay
+
+    player = task.player
+    assert player is not None
+    game = Game.new(variant_from_key(task.variant), task.deal)
+    began, cpu = time.monotonic(), time.process_time()
+    if player.name == "fair":
+        played = autoplay(
+            game, samples=player.samples, seed=player.seed, max_positions=player.max_positions
+        )
+        result, decisions, positions = played.result, played.decisions, played.positions
+    else:
+        result, decisions, positions = play_greedy(game), len(game.moves), 0
+    return Play(
+        variant=task.variant,
+        deal=task.deal,
+        player=player.name,
+        settings=player.settings(),
+        result=result,
+        moves=tuple(str(move) for move in game.moves),
+        cards_up=game.position.cards_on_foundations(),
+        decisions=decisions,
+        positions=positions,
+        seconds=time.monotonic() - began,
+        cpu_seconds=time.process_time() - cpu,
+        solver=solver_name(),
+        host=socket.gethostname(),
+        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+
+
+def run_task(task: Task) -> Result | Play:
+    """A task's work: a solve, or a game played by the task's player."""
+    return solve_task(task) if task.player is None else play_task(task)
+
+
 def parse_deals(text: str) -> list[int]:
     """Deal numbers from ``1-1000``, ``7`` or a comma-separated list of both.
 
@@ -153,7 +225,7 @@ class Lost:
     reason: str
 
 
-Outcome = Result | Lost | BaseException
+Outcome = Result | Play | Lost | BaseException
 
 
 class Engine(Protocol):
@@ -231,10 +303,10 @@ class LocalEngine:
 
     def submit(self, task: Task) -> cf.Future[Result]:
         try:
-            future = self._executor.submit(solve_task, task)
+            future = self._executor.submit(run_task, task)
         except cf.process.BrokenProcessPool:
             self._restart()
-            future = self._executor.submit(solve_task, task)
+            future = self._executor.submit(run_task, task)
         self._current.add(future)
         return future
 
@@ -327,7 +399,7 @@ class DaskEngine:
 
     def submit(self, task: Task) -> Any:
         return self.client.submit(
-            solve_task,
+            run_task,
             task,
             pure=False,
             retries=2,
@@ -388,10 +460,12 @@ class SurveyProgress:
     def done(self) -> int:
         return self.won + self.lost + self.unknown + self.failed
 
-    def count(self, result: Result) -> None:
-        if result.verdict == "won":
+    def count(self, result: Result | Play) -> None:
+        """Count a solve's verdict, or a game's result (a resignation as unknown)."""
+        verdict = result.verdict if isinstance(result, Result) else result.result
+        if verdict == "won":
             self.won += 1
-        elif result.verdict == "lost":
+        elif verdict == "lost":
             self.lost += 1
         else:
             self.unknown += 1
@@ -405,7 +479,8 @@ def run_survey(
     engine: Engine,
     *,
     solutions: bool = False,
-    on_progress: Callable[[SurveyProgress, Result | None], None] | None = None,
+    player: Player | None = None,
+    on_progress: Callable[[SurveyProgress, Result | Play | None], None] | None = None,
 ) -> SurveyProgress:
     """Solve every deal not yet decided under ``limits`` and store each result.
 
@@ -415,17 +490,26 @@ def run_survey(
     deal whose solver raises is counted as failed and not stored (a rerun
     tries it again). Interrupting (``KeyboardInterrupt``) kills the deals in
     flight and re-raises; everything finished before is already stored.
+
+    With a ``player``, each deal is played to its end by it instead (see
+    :class:`Player`), and deals it has already played with the same settings
+    are skipped.
     """
     variants = [variant] if isinstance(variant, str) else list(variant)
     deals = list(deals)
     todo: dict[str, set[int]] = {}
     skipped = 0
     for name in variants:
-        pending, skipped_here = pending_deals(store, name, deals, limits)
+        if player is None:
+            pending, skipped_here = pending_deals(store, name, deals, limits)
+        else:
+            pending, skipped_here = pending_plays(
+                store, name, deals, player.name, player.settings()
+            )
         todo[name] = set(pending)
         skipped += skipped_here
     queue = deque(
-        Task(name, deal, limits, solutions)
+        Task(name, deal, limits, solutions, player)
         for deal in deals
         for name in variants
         if deal in todo[name]
@@ -444,8 +528,11 @@ def run_survey(
                 in_flight[engine.submit(task)] = task
             for handle, outcome in engine.wait(list(in_flight), timeout=0.5):
                 task = in_flight.pop(handle)
-                if isinstance(outcome, Result):
-                    store.add(outcome)
+                if isinstance(outcome, Result | Play):
+                    if isinstance(outcome, Play):
+                        store.add_play(outcome)
+                    else:
+                        store.add(outcome)
                     progress.count(outcome)
                     if on_progress is not None:
                         on_progress(progress, outcome)
