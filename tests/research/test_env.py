@@ -18,7 +18,7 @@ env_module = need("milligan.env")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from milligan.env import ENV_IDS, MilliganEnv, action_to_move, move_to_action, status  # noqa: E402
-from milligan.env.layout import Actions  # noqa: E402
+from milligan.env.layout import Actions, encode  # noqa: E402
 
 CUSTOM = {"decks": 1, "columns": 6, "opening_rows": 2, "face_down_rows": 1, "reprieve": "strict"}
 
@@ -104,6 +104,10 @@ def test_actions_cover_every_move_and_round_trip() -> None:
         assert actions.size == n * k * (n - 1) + n + 2
         for index in range(0, actions.size, 97):
             assert move_to_action(name, action_to_move(name, index)) == index
+        assert actions.mask(actions.moves).all()
+        assert list(np.flatnonzero(actions.mask(actions.moves[5::7]))) == list(
+            range(5, actions.size, 7)
+        )
     assert move_to_action("classic", "8:103>7") == 8 * 103 * 7 - 1
     with pytest.raises(ValueError):
         move_to_action("one-deck", "5>1")
@@ -116,12 +120,13 @@ def test_the_mask_is_the_legal_moves_over_random_playouts(variant: str) -> None:
     rng = np.random.default_rng(5)
     full_checks = steps = 0
     for episode in range(8):
-        _, info = env.reset(seed=episode)
+        observation, info = env.reset(seed=episode)
         terminated = False
         game = Game(env.variant, deal=info["deal"])
         for step in range(250):
             mask = info["action_mask"]
             legal = env.legal_moves
+            assert same(observation, encode(env.position.observe()))
             assert set(np.flatnonzero(mask)) == {move_to_action(env.variant, m) for m in legal}
             assert list(game.legal_moves()) == list(legal)
             if step % 60 == 7 and full_checks < 6:  # every action the mask refuses is illegal
@@ -135,7 +140,7 @@ def test_the_mask_is_the_legal_moves_over_random_playouts(variant: str) -> None:
             if terminated:
                 break
             action = random_steps(env, rng, info)
-            _, _, terminated, _, info = env.step(action)
+            observation, _, terminated, _, info = env.step(action)
             game.play(action_to_move(env.variant, action))
             steps += 1
         assert env.record().replay().position == env.position

@@ -32,14 +32,16 @@ from gymnasium import spaces
 
 from milligan.cards import Card
 from milligan.env.layout import (
+    CODES,
+    FACE_DOWN,
     KEYS,
     Actions,
     action_to_move,
     as_variant,
-    encode,
     move_to_action,
     observation_text,
     shapes,
+    stock_rows,
 )
 from milligan.moves import Move, MoveKind
 from milligan.position import LegalMoves, Position
@@ -150,6 +152,9 @@ class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
         self._legal = self.position.legal_moves()
         self._mask = self.actions.mask(self._legal)
         self._status = "playing"
+        self._rows: list[tuple[tuple[Card, ...], int, np.ndarray] | None] = [None] * (
+            self.variant.columns
+        )
 
     # -- the Gymnasium interface ----------------------------------------
 
@@ -219,7 +224,35 @@ class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
         self._status = status(self.position, self._legal)
 
     def _observation(self) -> ObsType:
-        return encode(self.position.observe())
+        """:func:`layout.encode` of ``position.observe()``, reusing unchanged columns.
+
+        A move changes one or two columns; the codes of the others are kept
+        from the last step (a test checks it against ``encode``).
+        """
+        position = self.position
+        variant = self.variant
+        n, height = variant.columns, variant.deck_size
+        columns = np.zeros((n, height), np.int8)
+        face_down = np.array(position.face_down, np.int8)
+        rows = self._rows
+        for c, cards in enumerate(position.columns):
+            down = position.face_down[c]
+            kept = rows[c]
+            if kept is None or kept[0] is not cards or kept[1] != down:
+                codes = [FACE_DOWN if i < down else CODES[card] for i, card in enumerate(cards)]
+                kept = rows[c] = (cards, down, np.array(codes, np.int8))
+            columns[c, : len(cards)] = kept[2]
+        moved = np.zeros((n, height), np.int8)
+        for column, index in position.moved:
+            moved[column - 1, index] = 1
+        return {
+            "columns": columns,
+            "face_down": face_down,
+            "foundations": np.array(position.foundations, np.int8),
+            "moved": moved,
+            "reprieve": np.array([position.reprieve or 0], np.int8),
+            "stock_rows": np.array([stock_rows(variant, len(position.stock))], np.int8),
+        }
 
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         return {
