@@ -261,6 +261,20 @@ def test_dead_ends_terminate_as_the_engine_says() -> None:
     assert "lost" in ends
 
 
+def test_without_dead_end_searches_a_lost_game_runs_on() -> None:
+    env = gymnasium.make("milligan/Spanish-v0", dead_ends=False, max_episode_steps=300)
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=1)
+    for _ in range(300):
+        _, _, terminated, truncated, info = env.step(random_steps(env, rng, info))
+        if terminated or truncated:
+            break
+    position = env.unwrapped.position
+    assert truncated or (terminated and info["status"] in ("won", "lost"))
+    if truncated:
+        assert status(position, env.unwrapped.legal_moves) == "lost"
+
+
 @pytest.mark.parametrize("mode", ["sync", "async"])
 def test_vector_environments(mode: str) -> None:
     envs = gymnasium.make_vec("milligan/OneDeck-v0", num_envs=3, vectorization_mode=mode)

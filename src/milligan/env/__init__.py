@@ -72,17 +72,20 @@ MAX_EPISODE_STEPS = 2000
 ObsType = dict[str, np.ndarray]
 
 
-def status(position: Position, legal: LegalMoves) -> str:
+def status(position: Position, legal: LegalMoves, *, dead_ends: bool = True) -> str:
     """``won``, ``lost`` (a dead end, docs/RULES.md §6), ``stuck`` (no legal move) or ``playing``.
 
     ``legal`` is the position's legal moves, already computed: most positions
-    are settled from them without the dead-end search.
+    are settled from them without the dead-end search.  With ``dead_ends``
+    false the search is skipped: a dead end with moves left stays ``playing``.
     """
     if position.is_won():
         return "won"
     if position.stock or position.reprieve is not None:
         # With a stock and no reprieve, D is legal: no move means a stuck reprieve.
         return "playing" if legal else "stuck"
+    if not dead_ends:
+        return "playing" if legal else "lost"
     opens = position.variant.has_reprieve
     columns = position.columns
     for move in legal:
@@ -108,6 +111,9 @@ class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
       foundations divided by the deck size (a whole won game: +1 more).
     - ``illegal_reward``: what an illegal action earns; it changes nothing
       else (the position stays, ``info["illegal"]`` is true).
+    - ``dead_ends``: when false, skip the dead-end search (RULES.md §6) that
+      ends a lost game once the stock is empty; a lost game then runs on
+      (shuffling runs) until the step limit.  Faster, chiefly in ``spanish``.
 
     ``reset(seed=...)`` deals a deal number drawn from the environment's
     random generator (below 2**63); ``reset(options={"deal": n})`` deals number ``n`` and
@@ -127,12 +133,14 @@ class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
         *,
         shaping: bool = False,
         illegal_reward: float = 0.0,
+        dead_ends: bool = True,
         render_mode: str | None = None,
     ) -> None:
         self.variant = as_variant(variant)
         self.actions = Actions.of(self.variant)
         self.shaping = shaping
         self.illegal_reward = illegal_reward
+        self.dead_ends = dead_ends
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
@@ -221,7 +229,7 @@ class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
     def _update(self) -> None:
         self._legal = self.position.legal_moves()
         self._mask = self.actions.mask(self._legal)
-        self._status = status(self.position, self._legal)
+        self._status = status(self.position, self._legal, dead_ends=self.dead_ends)
 
     def _observation(self) -> ObsType:
         """:func:`layout.encode` of ``position.observe()``, reusing unchanged columns.
