@@ -9,12 +9,13 @@ engine's errors become HTTP errors in one place, :mod:`milligan.web.app`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -81,22 +82,21 @@ class SolverPool:
     """
 
     def __init__(self, queue_limit: int = 16) -> None:
-        self.help = Lane("help")
-        self.background = Lane("background", niceness=10)
+        # Below the server's priority: on a busy machine, moves come first.
+        self.help = Lane("help", niceness=5)
+        self.background = Lane("background", niceness=15)
         self.queue_limit = queue_limit
         self._lock = threading.Lock()
         self._players: set[str] = set()
         self._waiting = 0
 
-    async def run(
-        self,
-        player: str,
-        request: Request | None,
-        function: Callable[..., T],
-        *args: Any,
-        **kwargs: Any,
-    ) -> T:
-        """``function(*args, **kwargs)`` in the help worker, for ``player``."""
+    @contextlib.contextmanager
+    def turn(self, player: str) -> Iterator[None]:
+        """Admit one request of ``player`` to the solver (429 or 503 if not), for a ``with``.
+
+        Checked before anything else is done for the request, so that a
+        refusal costs next to nothing.
+        """
         with self._lock:
             if player in self._players:
                 raise ApiError(
@@ -113,6 +113,20 @@ class SolverPool:
                 )
             self._players.add(player)
             self._waiting += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._players.discard(player)
+                self._waiting -= 1
+
+    async def call(
+        self, request: Request | None, function: Callable[..., T], *args: Any, **kwargs: Any
+    ) -> T:
+        """``function(*args, **kwargs)`` in the help worker (within a :meth:`turn`).
+
+        Stopped when the client of ``request`` disconnects.
+        """
         job = self.help.submit(function, *args, **kwargs)
         try:
             waiter = asyncio.wrap_future(job.future)
@@ -131,10 +145,18 @@ class SolverPool:
         except BaseException:
             self.help.cancel(job)  # a no-op once it has ended
             raise
-        finally:
-            with self._lock:
-                self._players.discard(player)
-                self._waiting -= 1
+
+    async def run(
+        self,
+        player: str,
+        request: Request | None,
+        function: Callable[..., T],
+        *args: Any,
+        **kwargs: Any,
+    ) -> T:
+        """``function(*args, **kwargs)`` in the help worker, in a turn of ``player``."""
+        with self.turn(player):
+            return await self.call(request, function, *args, **kwargs)
 
     def close(self) -> None:
         """Stop the workers."""
@@ -473,18 +495,18 @@ async def hint(
     """A fair hint: the solver sees only what the player sees. Counted in statistics."""
     solver = _solver()
     game_id = _checked_id(game_id)
-    position, revision = await run_in_threadpool(
-        games.read, player, game_id, _playing_position
-    )
-    found = await pool.run(
-        player,
-        request,
-        solver.hint,
-        position.observe(),
-        samples=budget.hint_samples,
-        seed=_seed(position, revision),
-        max_positions=budget.hint_positions,
-    )
+    with pool.turn(player):
+        position, revision = await run_in_threadpool(
+            games.read, player, game_id, _playing_position
+        )
+        found = await pool.call(
+            request,
+            solver.hint,
+            position.observe(),
+            samples=budget.hint_samples,
+            seed=_seed(position, revision),
+            max_positions=budget.hint_positions,
+        )
     await run_in_threadpool(lambda: games.count_help(player, game_id, hint=True))
     move = found.move
     if move is None:  # no sampled deal was won: a move that can never hurt, if there is one
@@ -515,16 +537,16 @@ async def solution(
     """A solution from the current position, with full knowledge: marks the game assisted."""
     solver = _solver()
     game_id = _checked_id(game_id)
-    position, _ = await run_in_threadpool(games.read, player, game_id, _playing_position)
-    solved = await pool.run(
-        player,
-        request,
-        solver.solve,
-        position,
-        timeout=budget.solution_seconds,
-        max_positions=budget.solution_positions,
-        max_memory_mb=budget.solution_memory_mb,
-    )
+    with pool.turn(player):
+        position, _ = await run_in_threadpool(games.read, player, game_id, _playing_position)
+        solved = await pool.call(
+            request,
+            solver.solve,
+            position,
+            timeout=budget.solution_seconds,
+            max_positions=budget.solution_positions,
+            max_memory_mb=budget.solution_memory_mb,
+        )
     await run_in_threadpool(lambda: games.count_help(player, game_id, solution=True))
     result = str(getattr(solved.result, "value", solved.result)).lower()
     return _reply(
