@@ -119,7 +119,8 @@ class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
     random generator (below 2**63); ``reset(options={"deal": n})`` deals number ``n`` and
     ``options={"order": [...]}`` an explicit dealing order (cards or their
     text).  ``info`` holds ``action_mask`` (``int8``, 1 for each legal
-    action), ``deal`` (None for an order), ``status`` and ``illegal``.
+    action, all 0 once the game is over), ``deal`` (None for an order),
+    ``status`` and ``illegal``.
     An episode ends (``terminated``) when the game is won, a dead end, or
     has no legal move (a reprieve that cannot settle and has nothing left to
     move); the registered ids truncate it at 2,000 steps.
@@ -218,7 +219,7 @@ class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
 
     @property
     def legal_moves(self) -> LegalMoves:
-        """The current position's legal moves (what the mask marks)."""
+        """The current position's legal moves (what the mask marks; none once the game is over)."""
         return self._legal
 
     def record(self) -> Record:
@@ -228,8 +229,10 @@ class MilliganEnv(gymnasium.Env[ObsType, np.int64]):
 
     def _update(self) -> None:
         self._legal = self.position.legal_moves()
-        self._mask = self.actions.mask(self._legal)
         self._status = status(self.position, self._legal, dead_ends=self.dead_ends)
+        if self._status != "playing":
+            self._legal = LegalMoves(())  # the game is over: nothing more to play
+        self._mask = self.actions.mask(self._legal)
 
     def _observation(self) -> ObsType:
         """:func:`layout.encode` of ``position.observe()``, reusing unchanged columns.
