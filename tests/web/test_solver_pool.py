@@ -162,3 +162,49 @@ def test_a_lane_drops_a_waiting_job_and_kills_a_running_one() -> None:
             lane.submit(divmod, 1, 0).future.result(timeout=60)
     finally:
         lane.close()
+
+
+def test_a_client_that_hangs_up_cancels_its_solution(app: Any) -> None:
+    """Through a real uvicorn: closing the connection cancels the job it was waiting for."""
+    import socket
+
+    import uvicorn
+
+    from milligan.store.testing import free_port
+
+    held = HeldLane()
+    app.state.solver_pool.help = held
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        cookie = player_headers(5)["cookie"]
+
+        def send(request: bytes) -> socket.socket:
+            connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+            connection.sendall(request)
+            return connection
+
+        head = f"Host: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n".encode()
+        body = b'{"variant": "classic", "deal": 42}'
+        created = send(b"POST /api/games HTTP/1.1\r\n" + head + b"Content-Type: application/json"
+                       b"\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+        reply = b""
+        while chunk := created.recv(65536):
+            reply += chunk
+        created.close()
+        game_id = reply.split(b'"id":"')[1].split(b'"')[0].decode()
+        asking = send(f"GET /api/games/{game_id}/solution HTTP/1.1\r\n".encode() + head + b"\r\n")
+        assert held.submitted.acquire(timeout=60)
+        asking.close()  # the player gives up
+        deadline = time.monotonic() + 60
+        while not held.cancelled and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert held.cancelled == held.jobs  # the job was cancelled, not left to run
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
