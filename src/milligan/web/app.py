@@ -56,7 +56,7 @@ PAGES = (
 PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Milligan</title></head>
 <body><h1>Milligan</h1><p>The game server is running; the browser game is not installed.
-The API is described at <a href="/docs">/docs</a>.</p></body></html>
+The API schema is at <a href="/openapi.json">/openapi.json</a>.</p></body></html>
 """
 
 
