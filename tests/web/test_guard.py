@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from typing import Any
 
 import pytest
@@ -15,6 +16,24 @@ from milligan.web.guard import BodyLimitMiddleware
 from milligan.web.settings import ServerSettings
 
 JSON = {"content-type": "application/json"}
+
+
+def run_alone(coroutine: Any) -> None:
+    """Run a coroutine in a thread of its own: the browser tests' Playwright may still
+    hold an event loop in this one."""
+    failures: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as error:
+            failures.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
 
 
 def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
@@ -162,6 +181,6 @@ def test_a_trickled_body_times_out_with_408() -> None:
 
     guard = BodyLimitMiddleware(app, timeout=0.2)
     scope = {"type": "http", "method": "POST", "headers": [(b"content-length", b"100")]}
-    asyncio.run(guard(scope, receive, send))
+    run_alone(guard(scope, receive, send))
     assert sent[0]["status"] == 408 and not reached
     assert b'"timeout"' in sent[1]["body"]

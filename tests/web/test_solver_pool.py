@@ -42,6 +42,24 @@ class HeldLane:
         pass
 
 
+def run_alone(coroutine: Any) -> None:
+    """Run a coroutine in a thread of its own: the browser tests' Playwright may still
+    hold an event loop in this one."""
+    failures: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as error:
+            failures.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+
+
 def player_headers(number: int) -> dict[str, str]:
     return {"cookie": f"{COOKIE}={number:032x}"}
 
@@ -138,7 +156,7 @@ def test_a_job_whose_client_goes_is_stopped_in_the_worker() -> None:
             # The worker that ran the long sleep was killed; a new one answers.
             assert await pool.run("alice", None, sum, [1, 2, 3]) == 6
 
-        asyncio.run(asyncio.wait_for(scenario(), timeout=120))
+        run_alone(asyncio.wait_for(scenario(), timeout=120))
     finally:
         pool.close()
 
