@@ -141,12 +141,11 @@ def hostile_inputs() -> Iterator[object]:
     ]
     for args in others:
         yield pytest.param(args, id="-".join(arg[:12] for arg in args))
-    # The solver's own options are not ours to change: it needs ``type=memory_mb``.
     yield pytest.param(
         ["solve", "--number", "1", "--max-memory", "999999999", "--max-positions", "10"],
         id="solve-max-memory-huge",
-        marks=pytest.mark.xfail(reason="solver/commands.py must use cli.memory_mb", strict=False),
     )
+    yield pytest.param(["autoplay", "--number", "1", "--samples", "10" * 20], id="samples-huge")
 
 
 @pytest.fixture(scope="module")

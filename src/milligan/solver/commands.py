@@ -12,6 +12,7 @@ from typing import Any
 from milligan.cli import (
     UsageError,
     add_game_arguments,
+    memory_mb,
     positive_float,
     positive_int,
     read_record_file,
@@ -35,7 +36,7 @@ def register(subparsers: Any) -> None:
                        help="seconds before giving up (default 60)")
     solve.add_argument("--max-positions", type=positive_int, default=None, metavar="N",
                        help="expanded positions before giving up")
-    solve.add_argument("--max-memory", type=positive_int, default=1024, metavar="MB",
+    solve.add_argument("--max-memory", type=memory_mb, default=1024, metavar="MB",
                        help="position table budget in MiB (default 1024)")
     solve.add_argument("--json", action="store_true",
                        help="print a milligan-record/1 record with result, positions, seconds")
@@ -160,11 +161,23 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     return 0
 
 
+#: More samples than this would make one decision take hours.
+MAX_SAMPLES = 1000
+
+
+def _samples(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_SAMPLES} samples, not {value}")
+    return value
+
+
 def _add_fair_arguments(parser: argparse.ArgumentParser) -> None:
     from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
 
-    parser.add_argument("--samples", type=positive_int, default=DEFAULT_SAMPLES, metavar="K",
-                        help=f"sampled deals a decision is scored on (default {DEFAULT_SAMPLES})")
+    parser.add_argument("--samples", type=_samples, default=DEFAULT_SAMPLES, metavar="K",
+                        help=f"sampled deals a decision is scored on (default {DEFAULT_SAMPLES}, "
+                        f"at most {MAX_SAMPLES})")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="sampling seed (default 0)")
     parser.add_argument("--max-positions", type=positive_int, default=DEFAULT_POSITIONS,

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from milligan.cli import UsageError, positive_int, variant_arg
+from milligan.cli import UsageError, memory_mb, positive_int, variant_arg
 from milligan.survey.results import (
     PLAYERS,
     Limits,
@@ -70,7 +70,7 @@ def register(subparsers: Any) -> None:
     )
     run.add_argument(
         "--max-memory",
-        type=positive_int,
+        type=memory_mb,
         default=None,
         metavar="MB",
         help="memory per deal (default: a share of free memory per worker, at most 1024)",
