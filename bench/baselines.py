@@ -11,9 +11,9 @@ same deals from the survey database (docs/WINNABILITY.md) for comparison.
 
 - random: a uniformly random legal action (the Gymnasium action mask) each
   step, for at most ``--max-steps`` steps;
-- greedy: a foundation move when there is one, else a build (never a free
-  move) to a table not seen before in the game, else ``S`` or ``D``;
-  it stops when none is left;
+- greedy: :func:`milligan.solver.baseline.greedy_move` (a foundation move,
+  else ``S``, else a build to a position not seen before, else ``D``); it
+  stops when none is left;
 - ismcts: OpenSpiel's ISMCTSBot on ``python_milligan`` with ``--simulations``
   simulations per move, ``--worlds`` resampled deals per move, the leaf
   values of :class:`FoundationValue`, at most ``--ismcts-moves`` moves.
@@ -25,15 +25,13 @@ import argparse
 import sqlite3
 import time
 from collections.abc import Callable
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from milligan.env import MilliganEnv
-from milligan.moves import Move, MoveKind
-from milligan.position import Observation
+from milligan.solver.baseline import greedy_move
 from milligan.variants import PRESETS
 
 #: An agent: (variant, deal, step cap) -> (won, cards on the foundations at the end).
@@ -65,54 +63,17 @@ def play_random(variant: str, deal: int, max_steps: int) -> tuple[bool, int]:
     return bool(info["status"] == "won"), env.position.cards_on_foundations()
 
 
-def is_build(view: Observation, move: Move) -> bool:
-    """Whether a column move is a build (RULES.md §4), judged from what the player sees."""
-    source = view.columns[move.source - 1]
-    group = source[len(source) - move.count :]
-    base = group[0]
-    for lower, upper in pairwise(group):
-        if lower is None or upper is None or not upper.can_go_on(lower):
-            return False
-    if base is None:
-        return False
-    target = view.columns[move.target - 1]
-    if not target:
-        return base.is_king
-    top = target[-1]
-    return top is not None and base.can_go_on(top)
-
-
-def greedy_move(env: MilliganEnv, seen: set[Any]) -> Move | None:
-    """Foundation, else an unseen build, else S or D, else None."""
-    legal = env.legal_moves
-    for move in legal:
-        if move.kind is MoveKind.FOUNDATION:
-            return move
-    view = env.position.observe()
-    for move in legal:
-        if move.kind is MoveKind.COLUMN and is_build(view, move):
-            after = env.position.apply(move).observe()
-            key = (after.columns, after.stock, after.reprieve)
-            if key not in seen:
-                return move
-    for move in legal:
-        if move.kind in (MoveKind.STOP, MoveKind.DEAL):
-            return move
-    return None
-
-
 def play_greedy(variant: str, deal: int, max_steps: int) -> tuple[bool, int]:
-    """The greedy baseline."""
+    """The library's greedy baseline (:mod:`milligan.solver.baseline`) through the env."""
     env = MilliganEnv(variant)
     _, info = env.reset(options={"deal": deal})
-    seen: set[Any] = set()
+    seen = {env.position}
     for _ in range(max_steps):
-        view = env.position.observe()
-        seen.add((view.columns, view.stock, view.reprieve))
-        move = greedy_move(env, seen)
+        move = greedy_move(env.position, seen)
         if move is None:
             break
         _, _, terminated, _, info = env.step(env.actions.index(move))
+        seen.add(env.position)
         if terminated:
             break
     return bool(info["status"] == "won"), env.position.cards_on_foundations()
@@ -207,7 +168,7 @@ def main() -> None:
         players["ismcts"] = ismcts_player(args.simulations, args.worlds, args.ismcts_moves)
     labels = {
         "random": "random masked agent",
-        "greedy": "greedy (foundation, build, deal)",
+        "greedy": "greedy, milligan.solver.baseline",
         "ismcts": f"OpenSpiel IS-MCTS ({args.simulations} simulations, {args.worlds} worlds)",
     }
     rows: dict[str, dict[str, str]] = {agent: {} for agent in agents}
