@@ -452,8 +452,9 @@ def test_hint_and_solution_are_501_without_the_solver(
 def test_hint_from_the_solver(client: TestClient) -> None:
     game = new_game(client, variant="one-deck", deal=3)
     hint = client.get(f"/api/games/{game['id']}/hint").json()
-    assert set(hint) == {"move", "win_chance", "samples"}
-    assert hint["move"] is None or hint["move"] in game["legal"]
+    assert set(hint) == {"move", "win_chance", "samples", "plan", "repeats"}
+    assert hint["move"] in game["legal"] and hint["plan"][0] == hint["move"]
+    assert hint["repeats"] is False
     assert 0.0 <= hint["win_chance"] <= 1.0 and hint["samples"] == 2
     assert client.get(f"/api/games/{game['id']}").json()["hints"] == 1
     assert client.get(f"/api/games/{game['id']}").json()["revision"] == 0

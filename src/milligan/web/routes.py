@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from milligan.errors import IllegalMoveError
 from milligan.game import Game
-from milligan.position import Position
+from milligan.position import Observation, Position
 from milligan.record import Record
 from milligan.store.games import GameNotFoundError, Games, Live
 from milligan.variants import PRESETS, TITLES, Variant
@@ -49,6 +49,9 @@ from milligan.web.worker import Lane, WorkerStopped
 
 T = TypeVar("T")
 
+#: How many moves of the hint's plan an answer shows.
+PLAN_SHOWN = 12
+
 #: Game ids are 22 characters; anything much longer is not one.
 ID_LENGTH_LIMIT = 64
 
@@ -57,13 +60,15 @@ ID_LENGTH_LIMIT = 64
 class HelpBudget:
     """How much work a hint or a solution may take.
 
-    The fair hint solves ``hint_samples`` deals consistent with what the
-    player sees, ``hint_positions`` positions each (budgets in positions,
-    not seconds, so a hint is the same on every machine).
+    A fair hint's decision scores its plans on ``hint_samples`` deals
+    consistent with what the player sees and expands at most
+    ``hint_positions`` positions in all (budgets in positions, not seconds,
+    so a hint is the same on every machine); the moves of a plan the player
+    follows cost nothing.
     """
 
-    hint_samples: int = 16
-    hint_positions: int = 20_000
+    hint_samples: int | None = None  # None: the fair player's own default
+    hint_positions: int | None = None
     solution_seconds: float = 10.0
     solution_positions: int = 1_000_000
     solution_memory_mb: int = 512
@@ -461,6 +466,12 @@ def _playing_position(live: Live) -> tuple[Position, int]:
     return live.game.position, live.row.revision
 
 
+def _playing_line(live: Live) -> tuple[list[Observation], Position, int]:
+    """What the player saw at every position of the line, the current one last."""
+    position, revision = _playing_position(live)
+    return [seen.observe() for seen in live.game.positions], position, revision
+
+
 def _seed(position: Position, revision: int) -> int:
     """A hint's seed, from what the player sees: asking again gives the same hint.
 
@@ -495,28 +506,28 @@ async def hint(
     """A fair hint: the solver sees only what the player sees. Counted in statistics."""
     solver = _solver()
     game_id = _checked_id(game_id)
+    budgets = {"samples": budget.hint_samples, "max_positions": budget.hint_positions}
     with pool.turn(player):
-        position, revision = await run_in_threadpool(
-            games.read, player, game_id, _playing_position
+        line, position, revision = await run_in_threadpool(
+            games.read, player, game_id, _playing_line
         )
         found = await pool.call(
             request,
-            solver.hint,
-            position.observe(),
-            samples=budget.hint_samples,
+            solver.fair.game_hint,
+            game_id,
+            line[-1],
+            line[:-1],
             seed=_seed(position, revision),
-            max_positions=budget.hint_positions,
+            **{name: value for name, value in budgets.items() if value is not None},
         )
     await run_in_threadpool(lambda: games.count_help(player, game_id, hint=True))
-    move = found.move
-    if move is None:  # no sampled deal was won: a move that can never hurt, if there is one
-        safe = solver.safe_auto_moves(position)
-        move = safe[0] if safe else None
     return _reply(
         {
-            "move": str(move) if move is not None else None,
+            "move": str(found.move) if found.move is not None else None,
             "win_chance": float(found.win_chance),
             "samples": int(found.samples),
+            "plan": [str(move) for move in found.plan[:PLAN_SHOWN]],
+            "repeats": bool(found.repeats),
         }
     )
 

@@ -117,8 +117,10 @@ class GameList(BaseModel):
 
 class HintPublic(BaseModel):
     move: str | None
-    win_chance: float
+    win_chance: float = Field(description="an estimate: the share of sampled deals won")
     samples: int
+    plan: list[str] = Field(description="the next moves of the chosen line, move first")
+    repeats: bool = Field(description="the move leads back to a position already reached")
 
 
 class SolutionPublic(BaseModel):

@@ -744,8 +744,12 @@ class GameView {
       this.layout();
       this.endButton.classList.toggle("hinted", hint.move === "S");
       const chance = typeof hint.win_chance === "number"
-        ? t("estimated chance of winning: {p}%", { p: Math.round(hint.win_chance * 100) }) : "";
-      const text = t("Hint: {move}", { move: words }) + (chance ? ` (${chance})` : "");
+        ? t("estimated chance of winning: {p}% over {n} sampled deals",
+          { p: Math.round(hint.win_chance * 100), n: hint.samples }) : "";
+      let text = t("Hint: {move}", { move: words }) + (chance ? ` (${chance})` : "");
+      const next = (hint.plan || []).slice(1);
+      if (next.length) text += ". " + t("Then: {moves}", { moves: next.join(", ") });
+      if (hint.repeats) text += ". " + t("Every legal move leads back to a position already reached.");
       this.showMessage(text, "hint");
       announce(text);
     } catch (error) {
