@@ -37,8 +37,8 @@ Moves:   3>F  top card of column 3 to a foundation
          3>5  top card of column 3 onto column 5
          3:2>5  top two cards of column 3 onto column 5
          D    deal a row from the stock      S  stop the open reprieve
-Other:   ?  list legal moves    u  undo    r  redo    restart    resign
-         save [FILE]  save the game as a record    help    q  quit"""
+Other:   ?  list legal moves    h  hint (sees only what you see)    u  undo    r  redo
+         restart    resign    save [FILE]  save the game as a record    help    q  quit"""
 
 
 def _plural(count: int, word: str) -> str:
@@ -175,6 +175,30 @@ class _Session:
         self.out = out
         self.colour = use_colour(out)
         self.saved = self._state()
+        self.advisor: Any = None
+
+    def hint(self) -> str:
+        """The fair player's advice, worded; it follows its plan while the player does."""
+        from milligan.solver.fair import Advisor
+
+        game = self.game
+        if game.is_over():
+            return f"The game is over ({game.status}): there is nothing to hint."
+        if self.advisor is None:
+            self.advisor = Advisor()
+        seen = [position.observe() for position in game.positions]
+        advice = self.advisor.hint(seen[-1], seen[:-1])
+        if advice.move is None:
+            return "No legal move."
+        text = (
+            f"Hint: {advice.move} (estimated chance of winning {advice.win_chance:.0%} "
+            f"over {advice.samples} sampled deals)"
+        )
+        if len(advice.plan) > 1:
+            text += "; then " + " ".join(str(move) for move in advice.plan[1:])
+        if advice.repeats:
+            text += ". Every legal move leads back to a position already reached."
+        return text
 
     def _state(self) -> tuple[object, ...]:
         return (self.game.moves, self.game.resigned)
@@ -248,7 +272,7 @@ class _Session:
     def run(self) -> int:
         game = self.game
         self.show()
-        self.say("Type a move such as 3>5, ? for the legal moves, help for more.")
+        self.say("Type a move such as 3>5, ? for the legal moves, h for a hint, help for more.")
         while True:
             try:
                 line = self.read("move> ").strip()
@@ -264,8 +288,11 @@ class _Session:
                     if self.offer_save("before quitting", can_stay=True):
                         return 0
                     continue
-                if word in ("h", "help"):
+                if word == "help":
                     self.say(HELP)
+                    continue
+                if word in ("h", "hint"):
+                    self.say(self.hint())
                     continue
                 if word == "?":
                     moves = game.legal_moves()

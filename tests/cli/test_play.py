@@ -201,3 +201,12 @@ def test_face_down_cards_line_up_with_their_columns(tmp_path: Path) -> None:
     for row in [*rows, lines[lines.index(rows[-1]) + 1]]:
         starts = [m.start() for m in re.finditer(r"\S\S", row)]
         assert starts == label_at, (labels, row)
+
+
+def test_h_asks_the_fair_player_for_a_hint(tmp_path: Path) -> None:
+    # deal 42 of classic: the ace in column 5 is the only card that can go up
+    result = play("--variant", "classic", "--number", "42", stdin="h\nq\n", cwd=tmp_path)
+    hint = result.stdout[result.stdout.index("Hint: ") :].splitlines()[0]
+    move = hint.split()[1]
+    assert move in {"5>F", "3>6", "4>2", "D"}
+    assert "estimated chance of winning" in hint and "sampled deals" in hint
