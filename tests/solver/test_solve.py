@@ -66,15 +66,20 @@ def test_stuck_reprieve_is_lost() -> None:
     assert result.result == plain_search(start, auto_moves=False)[0]
 
 
-@pytest.mark.parametrize("number", range(1, 9))
+#: One-deck deals that both searches decide within 50,000 positions (the plain
+#: search needs at most 28,000 of them, the core at most 38,000).  All are
+#: lost, as most one-deck deals are: these pin the core's losses (its pruning
+#: included) to the exhaustive search; the wins are checked on the positions above.
+DECIDED_ONE_DECK_DEALS = (1, 2, 3, 7, 8, 11, 12)
+
+
+@pytest.mark.parametrize("number", DECIDED_ONE_DECK_DEALS)
 def test_one_deck_verdicts_agree_with_plain_unpruned_search(number: int) -> None:
     start = Position.deal(Game.new("one-deck", number).variant, number)
-    plain = plain_search(start, auto_moves=False, max_positions=5_000)[0]
-    result = solve(start, max_positions=20_000)
-    if plain != "unknown" and result.result != "unknown":
-        assert result.result == plain
-    if result.result == "won":
-        assert replays_to_win(start, result)
+    plain = plain_search(start, auto_moves=False, max_positions=50_000)[0]
+    result = solve(start, max_positions=50_000)
+    assert plain != "unknown"
+    assert result.result == plain
 
 
 def test_record_start_and_limits() -> None:
