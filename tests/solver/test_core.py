@@ -168,3 +168,17 @@ def test_tiny_budget_gives_unknown_not_lost() -> None:
     result = solve(start, max_positions=50)
     assert result.result == "unknown"
     assert result.positions <= 50
+
+
+@needs_core
+def test_unpack_line_reads_what_the_core_packs() -> None:
+    """compiled.unpack_line mirrors the core's bit layout (``pack`` and its getters)."""
+    core = compiled._core
+    moves = [(0, a, k, b) for a in range(13) for b in range(13) if a != b for k in (1, 2, 13, 111)]
+    moves += [(1, a, 1, 0) for a in range(13)] + [(2, 0, 0, 0), (3, 0, 0, 0)]
+    for free in (False, True):
+        packed = [core.pack_move(*move, free=free) for move in moves]
+        assert [core.unpack_move(m) for m in packed] == moves
+        tail = b"".join(m.to_bytes(4, "big") for m in packed)
+        assert compiled.unpack_line(tail) == tuple(compiled.decode_move(*m) for m in moves)
+    assert [compiled.encode_move(compiled.decode_move(*m)) for m in moves] == moves

@@ -138,13 +138,52 @@ cdef struct Frame:
     uint8_t card
 
 
+# A move packed into one int32: kind in bits 0-1, source column in 2-5,
+# target column in 6-9, count in 10-19, FREE_BIT (bit 24) on a free move.
+# Only ``pack`` and the four getters below know this layout (its Python
+# mirror is compiled.unpack_line).  A move-buffer entry with PLAN_BIT (bit 30)
+# is not a move but the header of a plan: PLAN_BIT | its length.
+
 cdef inline int32_t pack(int kind, int a, int k, int b) noexcept:
     return kind | (a << 2) | (b << 6) | (k << 10)
 
 
+cdef inline int move_kind(int32_t m) noexcept:
+    return m & 3
+
+
+cdef inline int move_source(int32_t m) noexcept:
+    return (m >> 2) & 15
+
+
+cdef inline int move_target(int32_t m) noexcept:
+    return (m >> 6) & 15
+
+
+cdef inline int move_count(int32_t m) noexcept:
+    return (m >> 10) & 1023
+
+
+cdef inline int plan_length(int32_t header) noexcept:
+    return header & 65535
+
+
 cdef inline tuple unpack(int32_t m):
     """A packed move as (kind, source, count, target), columns from 0."""
-    return (m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15)
+    return (move_kind(m), move_source(m), move_count(m), move_target(m))
+
+
+def pack_move(int kind, int source, int count, int target, bint free=False):
+    """The packed form of a move (columns from 0), as ``goto`` reads and ``stage`` writes it.
+
+    For tests of the layout: ``compiled.unpack_line`` must read it back.
+    """
+    return pack(kind, source, count, target) | (FREE_BIT if free else 0)
+
+
+def unpack_move(int32_t m):
+    """A packed move as (kind, source, count, target), columns from 0 (for tests)."""
+    return unpack(m)
 
 
 cdef class Core:
@@ -426,10 +465,10 @@ cdef class Core:
         self.rep = rep
 
     cdef void _apply(self, int32_t m, Frame *f, int32_t undo_at) noexcept:
-        cdef int kind = m & 3
-        cdef int a = (m >> 2) & 15
-        cdef int b = (m >> 6) & 15
-        cdef int k = (m >> 10) & 1023
+        cdef int kind = move_kind(m)
+        cdef int a = move_source(m)
+        cdef int b = move_target(m)
+        cdef int k = move_count(m)
         cdef int split, j, idx, card, below, s, r, hb, n, i
         cdef uint8_t byte, nb
         f.h1 = self.h1
@@ -530,10 +569,10 @@ cdef class Core:
 
     cdef void _undo(self, Frame *f) noexcept:
         cdef int32_t m = f.move
-        cdef int kind = m & 3
-        cdef int a = (m >> 2) & 15
-        cdef int b = (m >> 6) & 15
-        cdef int k = (m >> 10) & 1023
+        cdef int kind = move_kind(m)
+        cdef int a = move_source(m)
+        cdef int b = move_target(m)
+        cdef int k = move_count(m)
         cdef int j, split, s, i, n
         if kind == K_COLUMN:
             self.h[b] -= k
@@ -882,8 +921,14 @@ cdef class Core:
             n += self.plens[x] + 1
         return n
 
-    cdef int _generate(self, int32_t at) noexcept:
-        """Write this node's moves at ``at``; returns how many (ordered)."""
+    cdef int _generate(self, int32_t at, bint raw) noexcept:
+        """Write this node's moves at ``at``; returns how many (ordered).
+
+        ``raw`` lists every legal move, as the engine does: no planner, no
+        cap on free moves, no safe auto-move (reduction 4) and no whole
+        King-led column into another empty column (reduction 5); the DFS
+        never asks for it (see ``legal``).
+        """
         cdef int n = 0, a, b, k, run, size, i, card, top, s, r, flags, j, level
         cdef int ncols = self.ncols
         cdef int runs[MAXC]
@@ -893,12 +938,13 @@ cdef class Core:
         cdef int32_t *out = self.moves + at
         cdef bint free_moves = self.rep >= 0
         cdef bint stock_left = self.stock_pos < self.stock_n
-        if self.planner and self.rep >= 0:
-            return self._plans(at)
-        a = self._safe_move()
-        if a >= 0:
-            out[0] = pack(K_FOUND, a, 1, 0)
-            return 1
+        if not raw:
+            if self.planner and self.rep >= 0:
+                return self._plans(at)
+            a = self._safe_move()
+            if a >= 0:
+                out[0] = pack(K_FOUND, a, 1, 0)
+                return 1
         # foundation moves
         for a in range(ncols):
             if self.h[a]:
@@ -938,7 +984,7 @@ cdef class Core:
                                 flags += 1
                         if flags != self.nflags:
                             continue
-                    elif k == size and not stock_left:
+                    elif k == size and not stock_left and not raw:
                         # a whole King-led column into another empty column only
                         # permutes the columns; with no stock left that changes nothing
                         continue
@@ -949,8 +995,8 @@ cdef class Core:
         kept = 0
         for j in range(first, n):
             m = out[j]
-            a = (m >> 2) & 15
-            i = self.h[a] - ((m >> 10) & 1023)
+            a = move_source(m)
+            i = self.h[a] - move_count(m)
             if (i == 0 or i <= self.fd[a]
                     or not CANGO[self.cols[a][i] & CARD][self.cols[a][i - 1] & CARD]):
                 out[first + kept] = m
@@ -962,7 +1008,7 @@ cdef class Core:
         if free_moves and self.nflags == 0:
             out[n] = pack(K_STOP, 0, 0, 0)
             n += 1
-        if free_moves and self.max_free >= 0 and self.frees >= self.max_free:
+        if free_moves and self.max_free >= 0 and self.frees >= self.max_free and not raw:
             free_moves = False
             self.incomplete = True  # a capped pass can prove wins only
         if free_moves:
@@ -989,7 +1035,7 @@ cdef class Core:
                                 continue  # already a build
                             out[n] = pack(K_COLUMN, a, k, b) | FREE_BIT
                             n += 1
-        if self.rep < 0 and stock_left and not self.staging:
+        if self.rep < 0 and stock_left and (raw or not self.staging):
             out[n] = pack(K_DEAL, 0, 0, 0)
             n += 1
         return n
@@ -1023,6 +1069,35 @@ cdef class Core:
         self.positions = 0
         return self._dfs(0, max_positions, deadline, progress, began)
 
+    def legal(self, bint pruned=False):
+        """The moves of the current position, as (kind, source, count, target), columns from 0.
+
+        By default every legal move, exactly as ``Position.legal_moves()``
+        lists them (the test compares the two through ``compiled.decode_move``).
+        With ``pruned``, the children the complete search's DFS expands, in
+        its order: the same list less reductions 4 and 5 of docs/SOLVER.md
+        (only the first safe auto-move when there is one; no whole King-led
+        column into another empty column once the stock is empty).  The
+        planner, the free-move cap and the staged search's "no deal" are
+        left out of both.  For tests and inspection.
+        """
+        cdef int n, i
+        cdef bint planner = self.planner, staging = self.staging, incomplete = self.incomplete
+        cdef int max_free = self.max_free
+        if not self._room(0):
+            raise MemoryError()
+        self.planner = False
+        self.staging = False
+        self.max_free = -1
+        try:
+            n = self._generate(0, not pruned)
+            return [unpack(self.moves[i]) for i in range(n)]
+        finally:
+            self.planner = planner
+            self.staging = staging
+            self.max_free = max_free
+            self.incomplete = incomplete
+
     def plans(self):
         """The planner's plans for the current position (inside a reprieve), best first.
 
@@ -1036,7 +1111,7 @@ cdef class Core:
             return out
         n = self._plans(0)
         while i < n:
-            length = self.moves[i] & 65535
+            length = plan_length(self.moves[i])
             plan = []
             for m in self.moves[i + 1:i + 1 + length]:
                 plan.append(unpack(m))
@@ -1186,7 +1261,7 @@ cdef class Core:
         self.frames[base].start = 0
         if not self._room(0):
             return "unknown", None
-        n = self._generate(0)
+        n = self._generate(0, False)
         self.frames[base].end = n
         self.frames[base].next = 0
         self.positions += 1
@@ -1205,7 +1280,7 @@ cdef class Core:
                 # a plan: its moves go into frames d, d+1, ...; the frames after
                 # the first have no moves of their own, so backtracking unwinds
                 # the whole plan before frame d tries its next entry
-                length = m & 65535
+                length = plan_length(m)
                 first = f.next + 1
                 f.next += length + 1
             else:
@@ -1247,7 +1322,7 @@ cdef class Core:
             n = f.end
             d = top + 1
             self.frames[d].start = n
-            self.frames[d].end = n + self._generate(n)
+            self.frames[d].end = n + self._generate(n, False)
             self.frames[d].next = n
             self.positions += 1
             if self.staging:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from milligan.cards import Card
-from milligan.moves import DEAL, STOP, Move
+from milligan.moves import DEAL, STOP, Move, MoveKind
 from milligan.position import Position
 
 try:
@@ -82,6 +82,18 @@ def decode_move(kind: int, source: int, count: int, target: int) -> Move:
     if kind == 1:
         return Move.foundation(source + 1)
     return DEAL if kind == 2 else STOP
+
+
+def encode_move(move: Move) -> tuple[int, int, int, int]:
+    """The core's (kind, source, count, target) of an engine move, columns from 0.
+
+    The inverse of :func:`decode_move`; ``_core.pack_move`` packs the result.
+    """
+    if move.kind is MoveKind.COLUMN:
+        return 0, move.source - 1, move.count, move.target - 1
+    if move.kind is MoveKind.FOUNDATION:
+        return 1, move.source - 1, 1, 0
+    return (2, 0, 0, 0) if move.kind is MoveKind.DEAL else (3, 0, 0, 0)
 
 
 class Budget:
