@@ -50,7 +50,8 @@ def _is_build(position: Position, move: Move) -> bool:
     base = source[len(source) - move.count]
     if move.count > position.run_length(move.source):
         return False
-    if move.count < len(source) and base.can_go_on(source[-move.count - 1]):
+    under = len(source) - move.count - 1
+    if under >= position.face_down[move.source - 1] and base.can_go_on(source[under]):
         return False  # it already lies on a parent: moving it gains nothing
     if not target:
         return base.is_king and move.count < len(source)

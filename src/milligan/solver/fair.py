@@ -12,10 +12,17 @@ stock order and face-down cards are out of reach by construction.  The method
    them.  The candidates are the best-scored tables in which a deal is
    allowed, found by the compiled core's stage search, which never enters a
    position the game has already been through.
-3. Solve the rest of the game in every sample after every plan, with a
-   position budget, and pick the plan that wins the most samples (ties and
-   the no-win case go to the table heuristic: cards up, fewer breaks, empty
-   columns, needed cards near the top).
+3. Score each plan by looking one stage ahead in every sample: play the
+   plan (its deal shows the sample's next row) and search that next stage
+   for the best table to deal from, scored by the table heuristic (cards
+   up, fewer breaks, empty columns, needed cards near the top); after the
+   last deal, solve exactly instead.  No card beyond the next row is used,
+   so the choice is not biased toward lines that only work when the whole
+   stock is known.  The plan with the best total wins; ties go to the plan
+   whose own table scores best.
+4. Estimate the chosen plan's win chance by solving the rest of the game
+   in every sample with a position budget (optimistic: each sample is
+   solved as if its stock were known).
 
 >>> from milligan.game import Game
 >>> advice = advise(Game.new("classic", 42).position.observe(), samples=2,
@@ -29,6 +36,7 @@ True
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -43,15 +51,18 @@ from milligan.solver.shorten import _merge_runs, _shortcuts
 
 #: Samples per decision, and the positions one decision may expand in all.
 DEFAULT_SAMPLES = 8
-DEFAULT_POSITIONS = 600_000
+DEFAULT_POSITIONS = 1_000_000
 #: Candidate plans scored per decision.
 CANDIDATES = 6
 #: The stage search's share of a decision's positions (the rest solves samples).
 STAGE_SHARE = 0.15
 #: The position table of each search: fixed, so advice never depends on the machine.
 MEMORY_MB = 64
-#: Weights of the table heuristic (the compiled core's stage score uses the same).
-WEIGHTS: dict[str, int] = compiled.WEIGHTS
+#: Weights of the table heuristic, as the compiled core's stage score uses
+#: them.  Cards up weigh far less than in the solver's staged search
+#: (compiled.WEIGHTS): a card sent up early is no longer a parent, and a
+#: player who cannot see the stock needs parents (docs/SOLVER.md).
+WEIGHTS: dict[str, int] = {"w_found": 8, "w_break": 8, "w_empty": 16, "w_depth": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +134,92 @@ def hint_of(plan: Plan) -> Hint:
     return Hint(move, chance, plan.samples, plan.wins, plan.moves, plan.repeats)
 
 
+class Advisor:
+    """Hints for one game that reuse the plan in force while the player follows it.
+
+    A decision costs a search; the moves of its plan that follow cost
+    nothing, so a player pressing Hint over and over waits only at the
+    start of each plan.  When the player leaves the plan (or the plan has
+    shown something new), the next hint makes a new decision from what the
+    player sees then.  The seed of a decision is ``seed`` plus the length of
+    the line, as in :func:`autoplay`.
+    """
+
+    def __init__(
+        self,
+        *,
+        samples: int = DEFAULT_SAMPLES,
+        seed: int = 0,
+        max_positions: int = DEFAULT_POSITIONS,
+    ) -> None:
+        self.samples = samples
+        self.seed = seed
+        self.max_positions = max_positions
+        self._plan: Plan | None = None
+        # what the player sees before each move of the plan, from its start
+        self._expected: tuple[Observation, ...] = ()
+        self._start = 0
+
+    def hint(self, view: Observation, history: Sequence[Observation]) -> Hint:
+        """The next move for ``view`` (``history``: what was seen before it, oldest first)."""
+        plan = self._plan
+        if plan is not None:
+            step = len(history) - self._start
+            line = (*history[self._start :], view)
+            if 0 < step < len(plan.moves) and line == self._expected[: step + 1]:
+                rest = plan.moves[step:]
+                return Hint(rest[0], plan.wins / plan.samples, plan.samples, plan.wins, rest)
+        plan = decide(
+            view,
+            history,
+            samples=self.samples,
+            seed=self.seed + len(history),
+            max_positions=self.max_positions,
+        )
+        self._plan, self._start = plan, len(history)
+        self._expected = _observations(view, plan.moves)
+        return hint_of(plan)
+
+
+#: How many games' advisors a process keeps (least recently used go first).
+ADVISORS = 256
+_advisors: OrderedDict[str, Advisor] = OrderedDict()
+
+
+def game_hint(
+    game: str,
+    view: Observation,
+    history: Sequence[Observation],
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    max_positions: int = DEFAULT_POSITIONS,
+) -> Hint:
+    """:meth:`Advisor.hint` with one advisor per ``game`` (any key), kept in this process.
+
+    A server calls it for every hint, so that a player who follows the plan
+    gets the next move at once.  ``seed`` seeds a new decision.
+    """
+    advisor = _advisors.pop(game, None)
+    if advisor is None or (advisor.samples, advisor.max_positions) != (samples, max_positions):
+        advisor = Advisor(samples=samples, max_positions=max_positions)
+    advisor.seed = seed
+    _advisors[game] = advisor
+    while len(_advisors) > ADVISORS:
+        _advisors.popitem(last=False)
+    return advisor.hint(view, history)
+
+
+def _observations(view: Observation, moves: Sequence[Move]) -> tuple[Observation, ...]:
+    """What the player sees before each of ``moves`` (all but the last show nothing new)."""
+    position = sample_position(view, random.Random(0))
+    seen = [view]
+    for move in moves[:-1]:
+        position = position.apply(move)
+        seen.append(position.observe())
+    return tuple(seen)
+
+
 def decide(
     view: Observation,
     history: Sequence[Observation] = (),
@@ -143,166 +240,68 @@ def decide(
         return _endgame(here, seen, samples, max_positions)
     stage_budget = max(1000, int(max_positions * STAGE_SHARE))
     plans = _candidates(worlds, seen, stage_budget)
-    spent = stage_budget
-    if GEN:
-        per_world = max(1000, int(max_positions * GEN) // samples)
-        solved, cost = _from_solutions(worlds, seen, per_world)
-        spent += cost
-        known = {moves for moves, _ in solved}
-        plans = solved + [plan for plan in plans if plan[0] not in known]
-        plans = plans[:CANDIDATES + 2]
     if not plans:
-        return _fallback(here, seen, samples, 0)
-    if VALUE != "wins":
-        per_solve = max(500, (max_positions - stage_budget) // (len(plans) * samples))
-        return _by_lookahead(here, worlds, plans, per_solve, spent)
-    if VALUE == "wins" and HALVING:
-        return _halving(here, worlds, plans, max_positions, spent)
-    per_solve = max(500, (max_positions - stage_budget) // (len(plans) * samples))
-    # candidates come best-scored first and ties go to the earlier one, so a
-    # later candidate must win more samples than the best so far: its
-    # evaluation stops as soon as it cannot
-    best: tuple[tuple[Move, ...], int, float] | None = None
-    for moves, score in plans:
-        wins = lost = 0
-        for world in worlds:
-            if best is not None and lost >= samples - best[1]:
-                break
-            won, positions = _wins_after(world, moves, per_solve)
-            wins += won
-            lost += 1 - won
-            spent += positions
-        if best is None or wins > best[1]:
-            best = (moves, wins, score)
-        if best[1] == samples:
-            break
-    assert best is not None
-    moves = _shorten(here, best[0][:-1]) + best[0][-1:]
-    return Plan(moves, best[1], samples, best[2], spent)
-
-
-HALVING = True
-FIRST_SOLVE = 20_000
-GROWTH = 4
-
-
-def _halving(
-    here: Position,
-    worlds: Sequence[Position],
-    plans: Sequence[tuple[tuple[Move, ...], float]],
-    max_positions: int,
-    spent: int,
-) -> Plan:
-    """Score plans by samples won, in rounds of growing solve budgets.
-
-    Round one solves every (plan, sample) pair with FIRST_SOLVE positions;
-    each later round keeps the better half of the plans and solves their
-    samples not yet won with GROWTH times the budget.  A win found at any
-    budget stays a win.  It ends with one plan left, or when the next round
-    would pass ``max_positions``.
-    """
-    samples = len(worlds)
-    won: dict[int, set[int]] = {i: set() for i in range(len(plans))}
-    alive = list(range(len(plans)))
-    budget = FIRST_SOLVE
-    while True:
-        need = sum(samples - len(won[i]) for i in alive) * budget
-        if spent + need > max_positions and budget > FIRST_SOLVE:
-            break
-        for i in alive:
-            for s, world in enumerate(worlds):
-                if s not in won[i]:
-                    win, positions = _wins_after(world, plans[i][0], budget)
-                    spent += positions
-                    if win:
-                        won[i].add(s)
-        # the order of ``plans`` (best heuristic score first) breaks ties
-        alive.sort(key=lambda i: (-len(won[i]), i))
-        if len(alive) == 1 or len(won[alive[0]]) == samples:
-            break
-        alive = alive[: max(1, (len(alive) + 1) // 2)]
-        budget *= GROWTH
-    best = alive[0]
-    moves = plans[best][0]
-    moves = _shorten(here, moves[:-1]) + moves[-1:]
-    return Plan(moves, len(won[best]), samples, plans[best][1], spent)
-
-
-VALUE = "wins"
-GEN = 0.0
-
-
-def _from_solutions(
-    worlds: Sequence[Position], seen: set[Observation], budget: int
-) -> tuple[list[tuple[tuple[Move, ...], float]], int]:
-    """Plans taken from sampled solutions: each won sample's line up to its first news."""
-    counts: dict[Observation, int] = {}
-    lines: dict[Observation, tuple[Move, ...]] = {}
-    spent = 0
-    for world in worlds:
-        verdict, moves, positions = _search(world, budget)
-        spent += positions
-        if verdict != "won":
-            continue
-        line = _until_news(world, moves)
-        if _visits(world, line[:-1], seen):
-            continue
-        end = world
-        for move in line[:-1]:
-            end = end.apply(move)
-        key = end.observe()
-        counts[key] = counts.get(key, 0) + 1
-        if key not in lines or len(line) < len(lines[key]):
-            lines[key] = line
-    ranked = sorted(lines, key=lambda key: -counts[key])
-    return [(lines[key], float(counts[key])) for key in ranked], spent
-
-
-def _by_lookahead(
-    here: Position,
-    worlds: Sequence[Position],
-    plans: Sequence[tuple[tuple[Move, ...], float]],
-    per_solve: int,
-    spent: int,
-) -> Plan:
-    samples = len(worlds)
-    best: tuple[float, int, tuple[Move, ...]] | None = None
-    for moves, _score_here in plans:
+        return _fallback(here, seen, samples, stage_budget)
+    spent = stage_budget
+    chance_budget = int(max_positions * CHANCE_SHARE)
+    per_look = max(500, (max_positions - stage_budget - chance_budget) // (len(plans) * samples))
+    best: tuple[float, int] | None = None
+    for index, (moves, _) in enumerate(plans):
         total = 0.0
-        wins = 0
         for world in worlds:
-            position = world
-            for move in moves:
-                position = position.apply(move)
-            value, won, positions = _lookahead(position, per_solve)
-            spent += positions
+            value, positions = _look_ahead(_after(world, moves), per_look)
             total += value
-            wins += won
-        key = (total / samples + (1000.0 * wins / samples if VALUE == "both" else 0.0), wins, moves)
-        if best is None or key[0] > best[0]:
-            best = key
+            spent += positions
+        # ties go to the earlier plan, whose own table scores higher
+        if best is None or total > best[0]:
+            best = (total, index)
     assert best is not None
-    moves = _shorten(here, best[2][:-1]) + best[2][-1:]
-    return Plan(moves, best[1], samples, best[0], spent)
+    moves, score = plans[best[1]]
+    wins = 0
+    for world in worlds:
+        won, positions = _wins_after(world, moves, max(500, chance_budget // samples))
+        wins += won
+        spent += positions
+    moves = _shorten(here, moves[:-1]) + moves[-1:]
+    return Plan(moves, wins, samples, score, spent)
 
 
-def _lookahead(position: Position, budget: int) -> tuple[float, int, int]:
-    """(value, won, positions): the best table score of the next stage."""
+#: Shares of a decision's positions: the chosen plan's samples are solved
+#: with CHANCE_SHARE to estimate its win chance; the rest looks ahead.
+CHANCE_SHARE = 0.3
+#: What a won sample is worth to the look-ahead (more than any table score).
+WIN_VALUE = 1e6
+
+
+def _after(world: Position, moves: Sequence[Move]) -> Position:
+    for move in moves:
+        world = world.apply(move)
+    return world
+
+
+def _look_ahead(position: Position, budget: int) -> tuple[float, int]:
+    """(value, positions): how well the next stage can go from ``position``, a sample.
+
+    The value is the best table heuristic the next stage can reach before its
+    deal (what a player would see then: no later card is used), or
+    WIN_VALUE for a win.  After the last deal nothing is hidden in the
+    sample (except face-down cards), and an exact solve says won or not.
+    """
     if position.is_won():
-        return 1e6, 1, 0
-    won = 0
-    spent = 0
-    if VALUE == "both" or not position.stock:
-        verdict, _, spent = _search(position, budget // 2 if VALUE == "both" else budget)
-        won = verdict == "won"
-        if not position.stock:
-            return (1e6 if won else _score(position)), int(won), spent
+        return WIN_VALUE, 0
+    if not position.stock:
+        verdict, _, positions = _search(position, budget)
+        return (WIN_VALUE if verdict == "won" else _score(position)), positions
+    if not compiled.AVAILABLE:
+        found = _stage_plain(position, set(), budget)
+        return max((score for _, score in found), default=_score(position)), budget
     core = compiled.new_core(position, MEMORY_MB, _mode(position))
-    verdict, _, found = core.stage(budget // 2 if VALUE == "both" else budget, -1.0, 1)
-    spent += int(core.positions)
+    for name, value in WEIGHTS.items():
+        setattr(core, name, value)
+    verdict, _, found = core.stage(budget, -1.0, 1)
     if verdict == "won":
-        return 1e6, 1, spent
-    return (float(found[0][0]) if found else _score(position)), int(won), spent
+        return WIN_VALUE, int(core.positions)
+    return (float(found[0][0]) if found else _score(position)), int(core.positions)
 
 
 def _hidden(view: Observation) -> bool:
@@ -354,6 +353,8 @@ def _stage(
     if not compiled.AVAILABLE:
         return _stage_plain(world, seen, budget)
     core = compiled.new_core(world, MEMORY_MB, _mode(world))
+    for name, value in WEIGHTS.items():
+        setattr(core, name, value)
     for old in seen:
         if old != world.observe():
             core.forbid(*_key(old, world))

@@ -1,0 +1,176 @@
+"""The fair player: it sees only what a player sees, never loops, and finds the obvious."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from milligan.cards import canonical_deck
+from milligan.game import Game
+from milligan.moves import Move
+from milligan.position import Observation, Position
+from milligan.record import Record
+from milligan.solver import hint
+from milligan.solver.baseline import play_greedy
+from milligan.solver.fair import Advisor, autoplay, decide
+from milligan.variants import Variant
+
+from .conftest import cards
+
+#: Small budgets: the tests check behaviour, not strength.
+SMALL = {"samples": 2, "max_positions": 30_000}
+
+
+def twin_orders(variant: str, number: int, first: int, second: int) -> tuple[Game, Game]:
+    """Two games whose dealing orders differ only in the cards at two indexes."""
+    game = Game.new(variant, number)
+    order = list(game.order)
+    assert order[first] != order[second]
+    order[first], order[second] = order[second], order[first]
+    return Game.from_order(variant, game.order), Game.from_order(variant, order)
+
+
+def observations(game: Game) -> list[Observation]:
+    return [position.observe() for position in game.positions]
+
+
+def test_twins_in_the_stock_get_the_same_hint_and_the_same_play_until_dealt() -> None:
+    # classic deal 5: two cards of the last stock row trade places
+    one, two = twin_orders("classic", 5, 97, 102)
+    assert one.position.observe() == two.position.observe()
+    assert one.position != two.position
+    assert hint(one, **SMALL) == hint(two, **SMALL)  # type: ignore[arg-type]
+    _same_until_shown(one, two)
+
+
+def test_twins_with_face_down_cards_play_alike_until_one_turns_up() -> None:
+    # improved: indexes 0-15 are the two face-down rows; swap two of them
+    one, two = twin_orders("improved", 8, 2, 13)
+    assert one.position.observe() == two.position.observe()
+    assert hint(one, **SMALL) == hint(two, **SMALL)  # type: ignore[arg-type]
+    _same_until_shown(one, two)
+
+
+def _same_until_shown(one: Game, two: Game) -> None:
+    first = autoplay(one, **SMALL)  # type: ignore[arg-type]
+    second = autoplay(two, **SMALL)  # type: ignore[arg-type]
+    seen_one, seen_two = observations(one), observations(two)
+    differ = next(
+        (i for i, (a, b) in enumerate(zip(seen_one, seen_two, strict=False)) if a != b), None
+    )
+    if differ is None:  # the difference never showed: the two games are one game
+        assert one.moves == two.moves and first == second
+    else:
+        assert differ > 0
+        assert one.moves[:differ] == two.moves[:differ]
+
+
+DEALS = [("classic", n) for n in range(1, 9)] + [
+    ("spanish", 1), ("spanish", 2), ("spanish", 3), ("spanish", 4),
+    ("improved", 1), ("improved", 2), ("improved", 3), ("improved", 4),
+    ("strict", 1), ("strict", 2), ("one-deck", 1), ("one-deck", 2),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("variant", "number"), DEALS)
+def test_following_hints_never_comes_back_to_a_position(variant: str, number: int) -> None:
+    game = Game.new(variant, number)
+    advisor = Advisor(**SMALL)  # type: ignore[arg-type]
+    seen = {game.position.observe()}
+    for _ in range(300):
+        if game.status != "playing":
+            break
+        history = observations(game)
+        advice = advisor.hint(history[-1], history[:-1])
+        if advice.move is None:  # stuck in a reprieve (improved: a card turned up)
+            assert not game.legal_moves() and game.position.reprieve is not None
+            break
+        assert not advice.repeats
+        assert advice.plan[0] == advice.move
+        game.play(advice.move)
+        view = game.position.observe()
+        assert view not in seen, f"move {len(game.moves)} ({advice.move}) repeats a position"
+        seen.add(view)
+
+
+def test_the_only_move_that_frees_a_needed_ace_is_hinted() -> None:
+    # one deck, no reprieve: the ace of spades lies under the five of hearts,
+    # which can go on the six of clubs; the only other move is to deal
+    variant = Variant(decks=1, columns=4, opening_rows=1, face_down_rows=0, reprieve="none")
+    table = (cards("AS 5H"), cards("6C"), cards("KD"), cards("9S"))
+    used = [card for column in table for card in column]
+    stock = list(canonical_deck(1))
+    for card in used:
+        stock.remove(card)
+    position = Position(variant, table, (0,) * 4, ((0,),) * 4, tuple(stock), None, frozenset())
+    assert set(position.legal_moves()) == {Move.parse("1>2"), Move.parse("D")}
+    advice = hint(position, samples=4, max_positions=50_000)
+    assert advice.move == Move.parse("1>2")
+    assert advice.plan[:2] == (Move.parse("1>2"), Move.parse("1>F"))
+
+
+def test_no_winning_sample_still_gives_a_move_with_chance_zero() -> None:
+    # greedy play leaves a hopeless-looking table; whatever the samples say,
+    # a legal move comes back, and with no win its chance is 0
+    game = Game.new("spanish", 7)
+    play_greedy(game, max_moves=40)
+    if game.status != "playing":
+        game = Game.new("spanish", 7)
+    plan = decide(game.position.observe(), samples=2, max_positions=2_000)
+    assert plan.moves and plan.moves[0] in game.position.legal_moves()
+    assert plan.wins == 0 or plan.wins <= plan.samples
+
+
+def test_the_same_arguments_give_the_same_advice() -> None:
+    game = Game.new("classic", 11)
+    game.play("D")
+    view, history = game.position.observe(), observations(game)[:-1]
+    assert decide(view, history, seed=3, **SMALL) == decide(view, history, seed=3, **SMALL)  # type: ignore[arg-type]
+
+
+def test_an_autoplayed_win_is_a_record_that_replays_as_won() -> None:
+    game = Game.new("classic", 1)
+    played = autoplay(game, samples=4, max_positions=200_000)
+    assert played.result == "won"
+    record = Record.from_json(Record.of(game, played.result).to_json())
+    assert record.replay().status == "won"
+
+
+def test_greedy_baseline_plays_to_an_end() -> None:
+    results = {play_greedy(Game.new("classic", n)) for n in range(1, 4)}
+    assert results <= {"won", "lost", "resigned"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "milligan.cli", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_hint_command_prints_the_plan(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "game.json"
+    path.write_text(Record.of(Game.new("classic", 42)).to_json())
+    done = run("hint", str(path), "--json", "--samples", "2", "--max-positions", "20000")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert set(answer) == {"move", "win_chance", "samples", "wins", "plan", "repeats"}
+    assert answer["plan"][0] == answer["move"]
+    assert answer["samples"] == 2 and 0 <= answer["win_chance"] <= 1
+
+
+def test_autoplay_command_prints_a_record_that_replays() -> None:
+    done = run(
+        "autoplay", "--variant", "one-deck", "--number", "3", "--json",
+        "--samples", "2", "--max-positions", "20000",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["format"] == "milligan-record/1"
+    assert data["result"] in ("won", "lost", "resigned")
+    game = Record.from_dict(data).replay()
+    assert game.status == data["result"] or data["result"] == "resigned"
