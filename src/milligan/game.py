@@ -147,11 +147,11 @@ class Game:
         if isinstance(move, str):
             move = Move.parse(move)
         if self.resigned:
-            raise IllegalMoveError(str(move), "the game is over: it was resigned")
+            raise IllegalMoveError.refuse(str(move), "game_resigned")
         if self.position.is_won():
             # The winning move may open a reprieve (docs/RULES.md §6.1, D8); there is
             # nothing left to play.
-            raise IllegalMoveError(str(move), "the game is over: it is won")
+            raise IllegalMoveError.refuse(str(move), "game_won")
         after = self.position.apply(move)
         self._positions.append(after)
         self._moves.append(move)
@@ -165,7 +165,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move and return it."""
         if not self.can_undo():
-            raise IllegalMoveError("undo", "there is no move to undo")
+            raise IllegalMoveError.refuse("undo", "no_undo")
         move = self._moves.pop()
         self._positions.pop()
         self._redo.append(move)
@@ -175,7 +175,7 @@ class Game:
     def redo(self) -> Move:
         """Replay the last undone move and return it."""
         if not self.can_redo():
-            raise IllegalMoveError("redo", "there is no move to redo")
+            raise IllegalMoveError.refuse("redo", "no_redo")
         move = self._redo.pop()
         self._positions.append(self.position.apply(move))
         self._moves.append(move)
@@ -185,7 +185,7 @@ class Game:
     def restart(self) -> None:
         """Go back to the deal; the whole line can then be redone move by move."""
         if self.resigned:
-            raise IllegalMoveError("restart", "the game is over: it was resigned")
+            raise IllegalMoveError.refuse("restart", "game_resigned")
         self._redo.extend(reversed(self._moves))
         self._moves.clear()
         del self._positions[1:]
@@ -194,9 +194,9 @@ class Game:
     def resign(self) -> None:
         """Give up.  The game is then over (a won game cannot be resigned)."""
         if self.resigned:
-            raise IllegalMoveError("resign", "the game was already resigned")
+            raise IllegalMoveError.refuse("resign", "already_resigned")
         if self.position.is_won():
-            raise IllegalMoveError("resign", "the game is already won")
+            raise IllegalMoveError.refuse("resign", "already_won")
         self.resigned = True
         self.revision += 1
 

@@ -21,7 +21,7 @@ from typing import overload
 
 from milligan.cards import Card, Rank, Suit
 from milligan.deal import check_order, deal_order
-from milligan.errors import IllegalMoveError
+from milligan.errors import IllegalMoveError, describe
 from milligan.moves import DEAL, STOP, Move, MoveKind
 from milligan.variants import Variant
 
@@ -276,12 +276,9 @@ class Position:
             return self._apply_foundation(move)
         if kind is MoveKind.DEAL:
             if self.reprieve is not None:
-                raise IllegalMoveError(
-                    "D",
-                    "no dealing while a reprieve is open (end it first with a King-led run or S)",
-                )
+                raise IllegalMoveError.refuse("D", "no_deal_in_reprieve")
             if not self.stock:
-                raise IllegalMoveError("D", "the stock is empty")
+                raise IllegalMoveError.refuse("D", "stock_empty")
             n = self.variant.columns
             row = self.stock[:n]
             columns = tuple(
@@ -290,25 +287,21 @@ class Position:
             return Position(self.variant, columns, self.face_down, self.foundations, self.stock[n:])
         # STOP
         if self.reprieve is None:
-            raise IllegalMoveError("S", "no reprieve is open")
+            raise IllegalMoveError.refuse("S", "no_reprieve")
         return self._closed("S")
 
     def _closed(self, move: str) -> Position:
         """This position with its reprieve closed by ``move``, if it is settled (§5)."""
         unsettled = self.unsettled()
         if unsettled:
-            raise IllegalMoveError(
-                move,
-                f"the reprieve cannot end while cards are out of place: "
-                f"{self.describe_places(unsettled)}",
-                unsettled,
-            )
+            places = [[str(self.columns[c - 1][i]), c] for c, i in unsettled]
+            raise IllegalMoveError.refuse(move, "reprieve_unsettled", unsettled, places=places)
         return Position(self.variant, self.columns, self.face_down, self.foundations, self.stock)
 
     def _check_column(self, move: Move, column: int) -> None:
         if column > len(self.columns):
-            raise IllegalMoveError(
-                str(move), f"there is no column {column} (this game has {len(self.columns)})"
+            raise IllegalMoveError.refuse(
+                str(move), "no_such_column", column=column, columns=len(self.columns)
             )
 
     def _apply_foundation(self, move: Move) -> Position:
@@ -316,16 +309,19 @@ class Position:
         a = move.source - 1
         cards = self.columns[a]
         if not cards:
-            raise IllegalMoveError(str(move), f"column {move.source} is empty")
+            raise IllegalMoveError.refuse(str(move), "column_empty", column=move.source)
         card = cards[-1]
         heights = self.foundations[card.suit]
         if card.rank - 1 not in heights:
+            suit = str(card)[1]
             if card.rank == Rank.ACE:
-                why = f"no {_SUIT_WORDS[card.suit]} foundation is empty"
-            else:
-                below = Card(Rank(card.rank - 1), card.suit)
-                why = f"no {_SUIT_WORDS[card.suit]} foundation has {below} on top"
-            raise IllegalMoveError(str(move), f"{card} cannot go to a foundation: {why}")
+                raise IllegalMoveError.refuse(
+                    str(move), "no_empty_foundation", card=str(card), suit=suit
+                )
+            below = Card(Rank(card.rank - 1), card.suit)
+            raise IllegalMoveError.refuse(
+                str(move), "foundation_needs_below", card=str(card), suit=suit, below=str(below)
+            )
         grown = list(heights)
         grown[grown.index(card.rank - 1)] = int(card.rank)
         foundations = tuple(
@@ -343,32 +339,39 @@ class Position:
             reprieve = a + 1
         return Position(self.variant, columns, face_down, foundations, self.stock, reprieve, moved)
 
-    def _build_refusal(self, move: Move) -> str | None:
+    def _build_refusal(self, move: Move) -> IllegalMoveError | None:
         """Why ``move`` is not a build (§4.1–4.2), or None when it is one."""
         a, k, b = move.source - 1, move.count, move.target - 1
+        text = str(move)
         cards = self.columns[a]
         size = len(cards)
         if size - k < self.face_down[a]:
-            return f"the top {k} cards of column {a + 1} include face-down cards"
+            return IllegalMoveError.refuse(text, "face_down_cards", count=k, column=a + 1)
         for i in range(size - k, size - 1):
             if not cards[i + 1].can_go_on(cards[i]):
-                return (
-                    f"the top {k} cards of column {a + 1} are not a run "
-                    f"({cards[i + 1]} cannot lie on {cards[i]})"
-                )
+                return IllegalMoveError.refuse(
+                    text, "not_a_run", count=k, column=a + 1,
+                    upper=str(cards[i + 1]), lower=str(cards[i]),
+                )  # fmt: skip
         base = cards[size - k]
         target = self.columns[b]
         if not target:
             if base.is_king:
                 return None
-            return f"{base} cannot go into empty column {b + 1} (only a King-led run can)"
-        if base.can_go_on(target[-1]):
+            return IllegalMoveError.refuse(text, "empty_needs_king", card=str(base), column=b + 1)
+        top = target[-1]
+        if base.can_go_on(top):
             return None
         if base.is_king:
-            return f"{base} cannot go on {target[-1]} (a King goes only into an empty column)"
-        return f"{base} cannot go on {target[-1]} (needs {base.parent_text()})"
+            return IllegalMoveError.refuse(
+                text, "king_needs_empty", card=str(base), target=str(top)
+            )
+        code = "wrong_colour" if top.rank == base.rank + 1 else "not_one_lower"
+        parent = Rank(base.rank + 1)
+        needs = sorted(str(Card(parent, suit)) for suit in Suit if suit.is_red != base.is_red)
+        return IllegalMoveError.refuse(text, code, card=str(base), target=str(top), needs=needs)
 
-    def _strict_refusal(self, a: int, i: int) -> str | None:
+    def _strict_refusal(self, a: int, i: int) -> tuple[str, dict[str, object]] | None:
         """Why a strict reprieve forbids a free move of column ``a`` (0-based) from index ``i``.
 
         The group must be face up and must not split a run: the card under
@@ -377,12 +380,9 @@ class Position:
         cards = self.columns[a]
         lowest = self.face_down[a]
         if i < lowest:
-            return "in a strict reprieve, a free move takes face-up cards only"
+            return "strict_face_down", {"column": a + 1}
         if i - 1 >= lowest and cards[i].can_go_on(cards[i - 1]):
-            return (
-                f"in a strict reprieve, a free move may not split a run "
-                f"({cards[i]} lies on {cards[i - 1]})"
-            )
+            return "strict_splits_run", {"card": str(cards[i]), "lower": str(cards[i - 1])}
         return None
 
     def _apply_column(self, move: Move) -> Position:
@@ -391,21 +391,23 @@ class Position:
         a, k, b = move.source - 1, move.count, move.target - 1
         cards = self.columns[a]
         if not cards:
-            raise IllegalMoveError(str(move), f"column {move.source} is empty")
+            raise IllegalMoveError.refuse(str(move), "column_empty", column=move.source)
         if k > len(cards):
-            raise IllegalMoveError(
-                str(move), f"column {move.source} holds only {len(cards)} card(s)"
+            raise IllegalMoveError.refuse(
+                str(move), "too_few_cards", column=move.source, size=len(cards)
             )
         refusal = self._build_refusal(move)
         if refusal is not None:
             # Not a build; during a reprieve it may still be a free move (§5),
             # which never goes into an empty column.
             if self.reprieve is None or not self.columns[b]:
-                raise IllegalMoveError(str(move), refusal)
+                raise refusal
             if self.variant.reprieve == "strict":
                 strict_refusal = self._strict_refusal(a, len(cards) - k)
                 if strict_refusal is not None:
-                    raise IllegalMoveError(str(move), strict_refusal)
+                    code, params = strict_refusal
+                    reason = describe(code, params)
+                    raise IllegalMoveError(str(move), reason, code=code, params=params)
         after = self._move_cards(a, k, b)
         if self.reprieve is not None and self.reprieve == b + 1:
             return after._closed(str(move))  # a King-led run into the reprieve column
@@ -511,13 +513,6 @@ def _replace(values: tuple, index: int, value: object) -> tuple:  # type: ignore
 
 
 _COLUMN_MOVE = functools.lru_cache(maxsize=4096)(Move.column)
-
-_SUIT_WORDS = {
-    Suit.CLUBS: "club",
-    Suit.DIAMONDS: "diamond",
-    Suit.HEARTS: "heart",
-    Suit.SPADES: "spade",
-}
 
 
 class LegalMoves(Sequence[Move]):

@@ -283,7 +283,7 @@ def test_reprieve_close_refused_then_accepted(page: Page, server: str, screensho
     expect(page.locator(".card.out-of-place")).to_have_attribute(
         "aria-label", "queen of diamonds, column 2 (moved during the reprieve, out of place)")
     expect(page.locator("#toast")).to_contain_text(
-        "Out of place: queen of diamonds in column 2")
+        "out of place: queen of diamonds in column 2")
     assert state(page)["reprieve"] == 5
     save(page, screenshots, "reprieve")
     page.get_by_role("button", name="Undo", exact=True).click()

@@ -30,11 +30,13 @@ def test_bad_moves_leave_the_game_unchanged() -> None:
     before = (game.position, game.moves, game.revision)
     with pytest.raises(InvalidMoveError):
         game.play("5>>F")
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError) as info:
         game.play("D")
+    assert info.value.code == "no_deal_in_reprieve"
     assert (game.position, game.moves, game.revision) == before
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError) as info:
         Game.new("classic", 42).undo()
+    assert info.value.code == "no_undo"
 
 
 def test_restart_and_resign() -> None:
@@ -92,9 +94,11 @@ def test_nothing_is_played_after_a_win() -> None:
         }
     ).replay()
     assert game.status == "won" and not game.legal_moves()
-    with pytest.raises(IllegalMoveError, match="it is won"):
+    with pytest.raises(IllegalMoveError, match="it is won") as info:
         game.play("S")
-    with pytest.raises(IllegalMoveError, match="already won"):
+    assert info.value.code == "game_won"
+    with pytest.raises(IllegalMoveError, match="already won") as info:
         game.resign()
+    assert info.value.code == "already_won"
     game.undo()
     assert game.status == "playing" and [str(m) for m in game.legal_moves()] == ["1>F"]

@@ -128,6 +128,7 @@ def test_replay_names_the_first_illegal_move() -> None:
     with pytest.raises(IllegalMoveError) as info:
         record.replay()
     assert info.value.index == 1 and info.value.move == "D"
+    assert info.value.code == "no_deal_in_reprieve" and info.value.params == {}
     assert str(info.value).startswith("move 2 (D) is illegal: no dealing while a reprieve is open")
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+from milligan.errors import REASONS
 from milligan.web import i18n
 
 REPRIEVE = {"en": "reprieve", "pt": "indulto", "it": "tregua", "nl": "respijt", "fr": "sursis"}
@@ -66,3 +68,32 @@ def test_a_wrong_placeholder_is_reported(copied: Path) -> None:
 def test_a_stale_json_catalog_is_reported(copied: Path) -> None:
     (i18n.OUTPUT / "it.json").write_text('{"language": "it", "messages": {}}', "utf-8")
     assert any("it.json is out of date" in line for line in i18n.problems())
+
+
+def _page_reasons() -> dict[str, str]:
+    """The browser's table of refusal codes (static/js/reasons.js): code -> English template."""
+    source = (i18n.STATIC / "js" / "reasons.js").read_text("utf-8")
+    table = source.split("export const REASONS = {", 1)[1].split("\n};", 1)[0]
+    found = {}
+    for entry in re.finditer(r"^  (\w+): N_\(((?:.|\n)*?)\),$", table, re.M):
+        parts = re.findall(r'"((?:[^"\\]|\\.)*)"', entry.group(2))
+        found[entry.group(1)] = "".join(json.loads(f'"{part}"') for part in parts)
+    return found
+
+
+def test_the_page_words_every_refusal_code_as_the_engine_does() -> None:
+    # Same codes, in the same order, with the engine's English words.
+    assert list(_page_reasons().items()) == list(REASONS.items())
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_every_refusal_code_is_translated(language: str) -> None:
+    messages = i18n.compiled(language)["messages"]
+    for code, template in REASONS.items():
+        if language == "en":
+            assert messages.get(template, template) == template, code
+            continue
+        text = messages.get(template)
+        assert text and text != template, (language, code)
+        names = set(re.findall(r"\{(\w+)\}", template))
+        assert set(re.findall(r"\{(\w+)\}", text)) == names, (language, code)

@@ -151,6 +151,9 @@ def _install_error_handlers(app: FastAPI) -> None:
         extra: dict[str, Any] = {}
         if error.cards:
             extra["cards"] = [list(place) for place in error.cards]
+        if error.code is not None:
+            # The reason as data, for the browser to word in the player's language.
+            extra["reason"] = {"code": error.code, "params": error.params}
         return error_reply(409, "illegal", str(error), **extra)
 
     @app.exception_handler(MilliganError)

@@ -155,6 +155,11 @@ class StatsPublic(BaseModel):
     variants: dict[str, VariantStats]
 
 
+class ReasonPublic(BaseModel):
+    code: str = Field(description="a refusal code from docs/API.md, Refusal reasons")
+    params: dict[str, Any] = Field(description="the cards and columns involved")
+
+
 class ErrorPublic(BaseModel):
     error: Literal[
         "invalid", "illegal", "stale", "not_found", "too_large", "not_available", "too_many",
@@ -163,6 +168,9 @@ class ErrorPublic(BaseModel):
     message: str
     cards: list[list[int]] | None = Field(
         default=None, description="cards out of place when a reprieve cannot close"
+    )
+    reason: ReasonPublic | None = Field(
+        default=None, description="why the rules refuse a move, as a code and its params"
     )
 
 

@@ -6,6 +6,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body.error || "error";
     this.cards = body.cards || [];
+    this.reason = body.reason || null;  // a refusal's {code, params}: docs/API.md
     this.body = body;
   }
 }

@@ -7,6 +7,7 @@ import { t, nt } from "./i18n.js";
 import { settings } from "./settings.js";
 import { openNewGameDialog, confirmDialog, shareDialog } from "./dialogs.js";
 import { VARIANTS, variantTitle } from "./variants.js";
+import { errorText } from "./reasons.js";
 
 const DRAG_START = 6;        // pixels before a press becomes a drag
 const DOUBLE_TAP = 380;      // milliseconds between the taps of a double tap
@@ -79,90 +80,6 @@ export function describeMove(text, game) {
 function rowsLeft(game) {
   const columns = game.columns.length;
   return Math.ceil(game.stock / columns);
-}
-
-function canGoOn(upper, lower) {
-  const a = parseCard(upper);
-  const b = parseCard(lower);
-  return !!a && !!b && b.rank === a.rank + 1 && isRed(a.suit) !== isRed(b.suit);
-}
-
-/** The columns after moving count cards from source to target (no checks). */
-function movedColumns(columns, source, count, target) {
-  const after = columns.map((cards) => cards.slice());
-  const group = after[source - 1].splice(after[source - 1].length - count, count);
-  after[target - 1].push(...group);
-  return after;
-}
-
-/** Why the server refused a move, said in the player's language when we can tell. */
-export function explainRefusal(error, move, game) {
-  const fallback = t("Not allowed: {reason}", { reason: error.message });
-  if (error.code !== "illegal" || !game) return errorText(error);
-  const parsed = parseMove(move);
-  const open = game.reprieve !== null && game.reprieve !== undefined;
-  if (error.cards && error.cards.length) {
-    const columns = parsed && parsed.kind === "C"
-      ? movedColumns(game.columns, parsed.source, parsed.count, parsed.target) : game.columns;
-    const names = error.cards.map(([col, index]) => {
-      const text = (columns[col - 1] || [])[index];
-      return text ? t("{card} in column {col}", { card: cardName(text), col }) : `${col}:${index}`;
-    });
-    return t("The reprieve cannot end yet. Out of place: {cards}.", { cards: names.join(", ") });
-  }
-  if (!parsed) return fallback;
-  if (parsed.kind === "D") {
-    if (open) return t("No dealing while a reprieve is open: end it first.");
-    if (game.stock === 0) return t("The stock is empty.");
-    return fallback;
-  }
-  if (parsed.kind === "S") return open ? fallback : t("No reprieve is open.");
-  const cards = game.columns[parsed.source - 1] || [];
-  if (!cards.length) return t("Column {col}: empty", { col: parsed.source });
-  if (parsed.kind === "F") {
-    const top = parseCard(cards[cards.length - 1]);
-    if (!top) return fallback;
-    return t("{card} cannot go to a foundation yet.", { card: cardName(cards[cards.length - 1]) });
-  }
-  const group = cards.slice(cards.length - parsed.count);
-  const base = group[0];
-  const target = game.columns[parsed.target - 1] || [];
-  const strict = game.variant === "strict";
-  if (open && target.length) {
-    if (strict && group.includes("??")) {
-      return t("In a strict reprieve, a free move takes face-up cards only.");
-    }
-    const under = cards[cards.length - parsed.count - 1];
-    if (strict && under && canGoOn(base, under)) {
-      return t("In a strict reprieve, a free move may not split a run.");
-    }
-    return fallback;
-  }
-  if (group.includes("??")) return t("Face-down cards cannot be moved.");
-  for (let i = 0; i + 1 < group.length; i++) {
-    if (!canGoOn(group[i + 1], group[i])) {
-      return t("These cards are not a run: {upper} cannot lie on {lower}.",
-        { upper: cardName(group[i + 1]), lower: cardName(group[i]) });
-    }
-  }
-  const king = parseCard(base).rank === 13;
-  if (!target.length) {
-    return king ? fallback
-      : t("Only a king, or a run that starts with a king, can go into an empty column.");
-  }
-  if (king) return t("A king goes only into an empty column.");
-  if (!canGoOn(base, target[target.length - 1])) {
-    return t("{card} cannot go on {target}: it needs a card one rank higher and of the other "
-      + "colour.", { card: cardName(base), target: cardName(target[target.length - 1]) });
-  }
-  return fallback;
-}
-
-function errorText(error) {
-  if (error.code === "illegal") return t("Not allowed: {reason}", { reason: error.message });
-  if (error.code === "not_available") return t("Hints are not available on this server.");
-  if (error.status === 404) return t("This game no longer exists.");
-  return t("Something went wrong: {message}", { message: error.message });
 }
 
 /** Show the game with this id in main; returns a function that tears the view down. */
@@ -649,7 +566,7 @@ class GameView {
       this.hideMessage();
       return true;
     } catch (error) {
-      this.failed(error, move, previous);
+      this.failed(error);
       return false;
     } finally {
       this.busy = false;
@@ -657,7 +574,7 @@ class GameView {
     }
   }
 
-  failed(error, move = null, game = null) {
+  failed(error) {
     if (error.code === "stale") {
       this.refetch();
       toast(t("The game changed in another window; it has been reloaded."));
@@ -669,7 +586,7 @@ class GameView {
       this.layout();
     }
     this.render();
-    toast(move ? explainRefusal(error, move, game) : errorText(error), "error", 6000);
+    toast(errorText(error), "error", 6000);
   }
 
   async autoMove() {
