@@ -24,7 +24,6 @@ from milligan.cards import CARDS, Card
 from milligan.errors import MilliganError
 from milligan.game import Game
 from milligan.record import Record
-from milligan.variants import TITLES
 
 RED = "\033[31m"
 DIM = "\033[2m"
@@ -64,12 +63,10 @@ def render_game(game: Game, colour: bool = False) -> str:
     """The table as text: header, foundations, columns; hidden cards stay hidden."""
     position = game.position
     variant = position.variant
-    name = variant.name
-    title = TITLES.get(name, "Custom Milligan") if name else "Custom Milligan"
     deal = f"deal {game.deal}" if game.deal is not None else "explicit deal"
     rows_left = -(-len(position.stock) // variant.columns)
     lines = [
-        f"{title} ({variant}) · {deal} · {_plural(len(game.moves), 'move')} · "
+        f"{variant.title} ({variant}) · {deal} · {_plural(len(game.moves), 'move')} · "
         f"stock {len(position.stock)} cards ({rows_left} rows)"
     ]
     founds = []

@@ -6,11 +6,21 @@
 True
 >>> Variant(decks=2, columns=8, opening_rows=1, face_down_rows=0, reprieve="none").name
 'spanish'
+
+A variant is written as text by its :attr:`~Variant.key` (the preset name, or
+its settings as compact JSON with sorted keys) and read back by
+:meth:`Variant.from_key`; saved games and survey results store that key.
+
+>>> Variant(columns=7).key
+'{"columns":7,"decks":2,"face_down_rows":0,"opening_rows":1,"reprieve":"free"}'
+>>> Variant.from_key(Variant(columns=7).key).title
+'Custom Milligan'
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -83,6 +93,24 @@ class Variant:
                 return name
         return None
 
+    @property
+    def key(self) -> str:
+        """The variant as text: its preset's id, else its settings as compact JSON, keys sorted.
+
+        The one text form stored by saved games and survey results; equal
+        variants always have equal keys.
+        """
+        value = self.to_json()
+        if isinstance(value, str):
+            return value
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def title(self) -> str:
+        """The display name: the preset's (``Miss Milligan``...), else ``Custom Milligan``."""
+        name = self.name
+        return TITLES[name] if name is not None else CUSTOM_TITLE
+
     def replace(self, **changes: Any) -> Variant:
         """A copy with some settings changed."""
         return dataclasses.replace(self, **changes)
@@ -115,6 +143,27 @@ class Variant:
             return cls(**cast(dict[str, Any], dict(value)))
         raise InvalidVariantError(f"a variant is a name or an object of settings, not {value!r}")
 
+    @classmethod
+    def from_key(cls, text: str) -> Variant:
+        """The variant of a :attr:`key`: a preset id, or settings as a JSON object.
+
+        Any JSON spacing and key order is read, so a key written before the
+        form was fixed still reads (``{"columns": 7}`` as well as ``{"columns":7}``).
+        Raises :class:`InvalidVariantError` for anything else.
+
+        >>> Variant.from_key('{"reprieve": "none"}') == Variant.named("spanish")
+        True
+        """
+        if not isinstance(text, str):
+            raise InvalidVariantError(f"a variant key is text, not {text!r}")
+        if not text.lstrip().startswith("{"):
+            return cls.named(text)
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise InvalidVariantError(f"unreadable variant settings {text!r}") from None
+        return cls.from_json(value)
+
     def __str__(self) -> str:
         name = self.name
         if name is not None:
@@ -129,6 +178,9 @@ PRESETS: dict[str, Variant] = {
     "one-deck": Variant(decks=1, columns=4),
     "strict": Variant(reprieve="strict"),
 }
+
+#: The display name of settings that are not a preset.
+CUSTOM_TITLE = "Custom Milligan"
 
 #: Display names of the presets.
 TITLES: dict[str, str] = {

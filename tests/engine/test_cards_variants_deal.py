@@ -143,6 +143,48 @@ def test_impossible_variants(settings: dict[str, object]) -> None:
         Variant.from_json(settings)
 
 
+def test_variant_key_is_the_one_text_form() -> None:
+    for name, variant in PRESETS.items():
+        assert variant.key == name
+        assert Variant.from_key(name) is variant
+    custom = Variant(decks=1, columns=6, opening_rows=2, face_down_rows=1, reprieve="strict")
+    assert custom.key == (
+        '{"columns":6,"decks":1,"face_down_rows":1,"opening_rows":2,"reprieve":"strict"}'
+    )
+    assert Variant.from_key(custom.key) == custom
+    # Settings that happen to be a preset's are keyed by the preset's name.
+    assert Variant(reprieve="none").key == "spanish"
+
+
+def test_variant_key_reads_older_spellings() -> None:
+    # Saved games stored json.dumps(..., sort_keys=True), with spaces, before the key.
+    custom = Variant(columns=7)
+    spaced = json.dumps(custom.to_json(), sort_keys=True)
+    assert spaced != custom.key
+    assert Variant.from_key(spaced) == custom
+    assert Variant.from_key(json.dumps({"reprieve": "none"})) == PRESETS["spanish"]
+    assert Variant.from_key(" One-Deck ") == PRESETS["one-deck"]
+
+
+@pytest.mark.parametrize(
+    "text", ["freecell", "{", '{"decks": 3}', '{"colour": "red"}', "", '{"columns": 14}']
+)
+def test_bad_variant_keys(text: str) -> None:
+    with pytest.raises(InvalidVariantError):
+        Variant.from_key(text)
+
+
+def test_variant_titles() -> None:
+    assert {name: variant.title for name, variant in PRESETS.items()} == {
+        "classic": "Miss Milligan",
+        "spanish": "Spanish Patience",
+        "improved": "Improved Miss Milligan",
+        "one-deck": "One-deck Milligan",
+        "strict": "Strict Milligan",
+    }
+    assert Variant(columns=7).title == "Custom Milligan"
+
+
 def test_unknown_variant_name() -> None:
     with pytest.raises(InvalidVariantError, match="unknown variant 'freecell'"):
         Variant.named("freecell")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +26,7 @@ def row(game_id: str = "g1", player: str = "p1", **changes: object) -> GameRow:
 
 def test_the_schema_is_created_once(opener: Callable[[], Database]) -> None:
     first = opener()
-    assert first.schema_version() == SCHEMA_VERSION == 3
+    assert first.schema_version() == SCHEMA_VERSION == 4
     first.insert_game(row())
     again = opener()  # opening an existing database migrates nothing and loses nothing
     assert again.schema_version() == SCHEMA_VERSION
@@ -122,3 +123,66 @@ def test_postgres_reconnects_after_a_lost_connection(postgres: object) -> None:
         database.game("g1")  # this request fails with the connection...
     assert database.game("g1") == row()  # ...and the next one reconnects
     database.close()
+
+
+def test_variants_stored_in_the_old_form_are_rewritten_as_keys(
+    opener: Callable[[], Database],
+) -> None:
+    """A database from before ``Variant.key`` (schema 3): custom settings as spaced JSON."""
+    from milligan.game import Game
+    from milligan.store.games import Games
+    from milligan.variants import Variant
+
+    custom = Variant(decks=1, columns=6, opening_rows=2, face_down_rows=1, reprieve="strict")
+    old_text = json.dumps(custom.to_json(), sort_keys=True)  # how the store wrote it
+    assert old_text != custom.key
+    database = opener()
+    games = Games(database)
+    played = games.create("p1", custom, 7)
+    games.change("p1", played.row.id, Game.resign, lambda live: None)
+    database._write([
+        ("UPDATE games SET variant = ?", (old_text,)),
+        ("UPDATE schema_version SET version = ?", (3,)),
+    ])
+    database.add_winnable(old_text, 11)
+    database.add_winnable(old_text, 12)
+    database.add_winnable(custom.key, 12)  # the same deal under both forms: kept once
+    database.add_winnable("classic", 5)
+    database.insert_game(row("broken", variant="not a variant"))
+    expected = database.statistics("p1")
+    assert database.game(played.row.id).variant == old_text  # type: ignore[union-attr]
+    database.close()
+
+    again = opener()
+    assert again.schema_version() == SCHEMA_VERSION
+    stored = again.game(played.row.id)
+    assert stored is not None and stored.variant == custom.key
+    assert again.game("broken").variant == "not a variant"  # type: ignore[union-attr]
+    assert again.statistics("p1") == expected
+    assert expected["custom"]["played"] == 1
+    assert again.count_winnable(old_text) == 0
+    assert again.count_winnable(custom.key) == 2
+    assert sorted(again.take_winnable(custom.key) or 0 for _ in range(2)) == [11, 12]
+    assert again.take_winnable("classic") == 5
+    live = Games(again).read("p1", played.row.id, lambda live: live)
+    assert live.game.variant == custom and live.game.status == "resigned"
+
+
+def test_a_schema_one_database_gets_keys_and_the_rest(opener: Callable[[], Database]) -> None:
+    from milligan.store.games import replay
+
+    database = opener()
+    old = row(variant='{"columns": 4, "decks": 1}', deal="3", moves=(), redo=())
+    database.insert_game(old)
+    database._write([
+        ("DROP TABLE player_stats", ()),
+        ("DROP TABLE winnable", ()),
+        ("UPDATE schema_version SET version = ?", (1,)),
+    ])
+    database.close()
+    again = opener()
+    assert again.schema_version() == SCHEMA_VERSION
+    stored = again.game(old.id)
+    assert stored == old.replace(variant="one-deck")
+    assert replay(stored).variant.name == "one-deck"
+    assert again.count_winnable("one-deck") == 0

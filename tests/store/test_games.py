@@ -160,3 +160,12 @@ def test_the_cache_is_bounded(database: Database) -> None:
     assert list(games._cache) == ids[2:]
     assert games.read("p", ids[0], lambda live: live.game.deal) == 0
     assert len(games._cache) == 3
+
+
+def test_a_game_stores_its_variant_as_the_survey_does(database: Database) -> None:
+    from milligan.survey.results import canonical_key
+
+    custom = Variant(decks=1, columns=6, opening_rows=2, face_down_rows=1, reprieve="strict")
+    live = Games(database).create("p", custom, 3)
+    assert live.row.variant == custom.key == canonical_key(custom.key)
+    assert replay(live.row).variant == custom

@@ -9,11 +9,11 @@ import pytest
 
 from milligan.survey.report import collect, markdown
 from milligan.survey.results import (
+    BUNDLED,
     Limits,
     Result,
     ResultStore,
     pending_deals,
-    variant_key,
     winnable_deals,
 )
 from milligan.survey.runner import SurveyError, parse_deals
@@ -140,14 +140,86 @@ def test_winnable_deals_for_the_web_server(tmp_path: Path) -> None:
     assert winnable_deals(path, "spanish") == []
 
 
-def test_variant_key_and_deal_ranges() -> None:
-    assert variant_key(Variant.named("strict")) == "strict"
-    assert variant_key(Variant(columns=6)).startswith('{"columns":6')
+def test_deal_ranges() -> None:
     assert parse_deals("1-5") == [1, 2, 3, 4, 5]
     assert parse_deals("3,1-2,3") == [3, 1, 2]
     for bad in ["", "5-1", "x", "1-2**70", f"0-{2**64}", "1-100000000"]:
         with pytest.raises(SurveyError):
             parse_deals(bad)
+
+
+# -- files written before ----------------------------------------------------------
+
+OLD_SCHEMA = """
+CREATE TABLE results (
+    id INTEGER PRIMARY KEY, variant TEXT NOT NULL, deal INTEGER NOT NULL, timeout REAL,
+    max_positions INTEGER, max_memory_mb INTEGER,
+    verdict TEXT NOT NULL CHECK (verdict IN ('won', 'lost', 'unknown')),
+    seconds REAL NOT NULL, positions INTEGER NOT NULL, solution_length INTEGER,
+    solution TEXT, solver TEXT, host TEXT, finished_at TEXT NOT NULL
+);
+CREATE INDEX results_variant_deal ON results (variant, deal);
+"""
+
+
+def test_a_results_file_from_before_reads_by_variant_key(tmp_path: Path) -> None:
+    """A file without the plays table or cpu_seconds, a custom variant spelled two ways."""
+    custom = Variant(columns=6)
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(OLD_SCHEMA)
+    rows = [
+        ("one-deck", 1, "won"),
+        (custom.key, 2, "won"),  # how the survey always wrote it
+        ('{"columns": 6, "decks": 2}', 3, "won"),  # another spelling of the same settings
+        ('{"columns": 6}', 4, "lost"),
+        ('{"reprieve": "none"}', 5, "won"),  # a preset's settings written out
+    ]
+    db.executemany(
+        "INSERT INTO results (variant, deal, timeout, max_positions, max_memory_mb, verdict,"
+        " seconds, positions, finished_at) VALUES (?, ?, 1.0, 1000, 256, ?, 0.5, 10, 'then')",
+        rows,
+    )
+    db.commit()
+    db.close()
+    # Read-only, as the web server reads it: every spelling counts.
+    assert winnable_deals(path, custom) == [2, 3]
+    assert winnable_deals(path, '{"decks":2,"columns":6}') == [2, 3]
+    assert winnable_deals(path, "spanish") == [5]
+    with ResultStore(path) as store:
+        assert store.variants() == ["spanish", "one-deck", custom.key]
+        verdicts = store.verdicts(custom.key)
+        assert sorted(deal for _, deal in verdicts) == [2, 3, 4]
+        assert all(result.cpu_seconds is None for result in verdicts.values())
+        assert store.plays() == []
+    with sqlite3.connect(path) as db:
+        stored = {row[0] for row in db.execute("SELECT variant FROM results")}
+    assert stored == {"one-deck", "spanish", custom.key}
+    report = run_survey_command("report", "--results", str(path), "--variant", custom.key)
+    assert report.returncode == 0, report.stderr
+    assert "3 (2–4)" in report.stdout
+
+
+def test_the_committed_survey_reads_as_before(tmp_path: Path) -> None:
+    """docs/data/survey.sqlite3: the same variants and the same winnable deals as shipped."""
+    import json
+    import shutil
+
+    committed = Path(__file__).parents[2] / "docs" / "data" / "survey.sqlite3"
+    path = tmp_path / "survey.sqlite3"
+    shutil.copyfile(committed, path)
+    with sqlite3.connect(path) as db:
+        counts = dict(db.execute("SELECT variant, COUNT(*) FROM results GROUP BY variant"))
+    shipped = json.loads(BUNDLED.read_text(encoding="utf-8"))
+    assert set(counts) == set(shipped) == {"classic", "spanish", "improved", "one-deck", "strict"}
+    for key, deals in shipped.items():
+        assert winnable_deals(path, Variant.named(key)) == deals
+    with ResultStore(path) as store:
+        assert store.variants() == ["classic", "spanish", "improved", "one-deck", "strict"]
+        assert sum(1 for _ in store.attempts()) == sum(counts.values())
+        assert {key: len(winnable_deals(path, key)) for key in counts} == {
+            key: len(deals) for key, deals in shipped.items()
+        }
 
 
 # -- the report ---------------------------------------------------------------------

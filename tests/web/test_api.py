@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from milligan.game import Game
 from milligan.record import Record
 from milligan.store.database import GameRow
-from milligan.store.games import Games, replay, timestamp, variant_text
+from milligan.store.games import Games, replay, timestamp
 from milligan.variants import Variant
 from milligan.web.app import COOKIE, player_hash
 
@@ -397,7 +397,7 @@ def test_win_a_game(client: TestClient) -> None:
     row = GameRow(
         id="won-game-0123456789abc",
         player=player,
-        variant=variant_text(record.variant),
+        variant=record.variant.key,
         deal=str(record.deal),
         order=None,
         secret=True,

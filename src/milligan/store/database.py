@@ -33,9 +33,10 @@ class GameRow:
     """One saved game, as stored.
 
     ``moves`` and ``redo`` are move texts (``redo`` next first); ``variant``
-    is a preset name or the settings as JSON; ``deal`` is the deal number as
-    decimal text (numbers go up to 2**64-1, beyond SQL's signed integers) or
-    None for an explicit ``order`` (card texts separated by spaces).
+    is the variant's ``Variant.key`` (a preset name or the settings as compact
+    JSON); ``deal`` is the deal number as decimal text (numbers go up to
+    2**64-1, beyond SQL's signed integers) or None for an explicit ``order``
+    (card texts separated by spaces).
     ``random`` says the server chose the number; ``secret`` is true while
     that number must not be shown.
     Times are ISO 8601 texts in UTC; ``seconds`` is the playing time.
@@ -129,11 +130,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (player, variant)
         )""",
     ),
+    # Every variant written as its Variant.key: custom settings were stored as JSON
+    # with spaces before (the survey's results always used the key). The rows are
+    # rewritten by the migration, see Database.migrate.
+    (),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The version that brought the ``player_stats`` table.
 STATS_VERSION = 3
+#: The version from which every stored variant is its ``Variant.key``.
+KEYS_VERSION = 4
 
 _STATS = (
     "player", "variant", "played", "won", "current_streak", "best_streak", "best_time",
@@ -283,6 +290,8 @@ class Database(ABC):
             statements.extend((sql, ()) for sql in steps)
         if 0 < version < STATS_VERSION:
             statements.extend(self._stats_from_games())
+        if 0 < version < KEYS_VERSION:
+            statements.extend(self._canonical_keys(version))
         if version < SCHEMA_VERSION:
             statements.append(("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,)))
             self._write(statements)
@@ -361,6 +370,39 @@ class Database(ABC):
                 return int(rows[0][0])
         return None
 
+    # -- variant keys ---------------------------------------------------------
+
+    def _canonical_keys(self, version: int) -> list[tuple[str, Sequence[Any]]]:
+        """Statements that rewrite every stored variant as its ``Variant.key`` (a migration).
+
+        A text that is no variant at all is left as it is: reading that game
+        fails as it did before.
+        """
+        from milligan.errors import InvalidVariantError
+        from milligan.variants import Variant
+
+        statements: list[tuple[str, Sequence[Any]]] = []
+        for table in ("games", "winnable") if version >= 2 else ("games",):
+            for (text,) in self._read(f"SELECT DISTINCT variant FROM {table}"):
+                try:
+                    key = Variant.from_key(text).key
+                except InvalidVariantError:
+                    continue
+                if key == text:
+                    continue
+                if table == "games":
+                    statements.append(
+                        ("UPDATE games SET variant = ? WHERE variant = ?", (key, text))
+                    )
+                else:  # a deal may already wait under the key: keep one
+                    statements.append((
+                        "INSERT INTO winnable (variant, deal) SELECT ?, deal FROM winnable "
+                        "WHERE variant = ? ON CONFLICT DO NOTHING",
+                        (key, text),
+                    ))
+                    statements.append(("DELETE FROM winnable WHERE variant = ?", (text,)))
+        return statements
+
     # -- statistics -----------------------------------------------------------
 
     def _stats_from_games(self) -> list[tuple[str, Sequence[Any]]]:
@@ -389,11 +431,11 @@ class Database(ABC):
         Each runs only if the game was saved as ``after`` (the game's update, in
         the same transaction, may have found it changed meanwhile).
         """
-        from milligan.store.stats import statistics, variant_key
+        from milligan.store.stats import statistics, stats_key
 
         if after.imported:
             return []
-        key = variant_key(after)
+        key = stats_key(after)
         ensure = (
             f"INSERT INTO player_stats ({', '.join(_STATS)}) "
             "VALUES (?, ?, 0, 0, 0, 0, NULL, NULL, 0, 0) ON CONFLICT DO NOTHING",

@@ -11,7 +11,6 @@ Another player's game is reported exactly like a missing one.
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -77,20 +76,9 @@ def timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def variant_text(variant: Variant) -> str:
-    """A variant as stored: the preset name, else its settings as JSON."""
-    value = variant.to_json()
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-
-
-def variant_of(text: str) -> Variant:
-    """The variant of :func:`variant_text`."""
-    return Variant.from_json(json.loads(text) if text.startswith("{") else text)
-
-
 def replay(row: GameRow) -> Game:
     """The game a row describes, with its redo list, status and revision."""
-    variant = variant_of(row.variant)
+    variant = Variant.from_key(row.variant)
     if row.deal is not None:
         game = Game(variant, deal=int(row.deal))
     else:
@@ -201,7 +189,7 @@ class Games:
         return GameRow(
             id=secrets.token_urlsafe(16),
             player=player,
-            variant=variant_text(game.variant),
+            variant=game.variant.key,
             deal=str(game.deal) if game.deal is not None else None,
             order=" ".join(map(str, game.order)) if game.deal is None else None,
             secret=random and status == "playing",

@@ -31,7 +31,7 @@ from milligan.variants import PRESETS
 CUSTOM = "custom"
 
 
-def variant_key(row: GameRow) -> str:
+def stats_key(row: GameRow) -> str:
     """The statistics key of a game: its preset's id, or ``custom``."""
     return row.variant if row.variant in PRESETS else CUSTOM
 
@@ -71,12 +71,12 @@ def statistics(rows: Iterable[GameRow], *, rounded: bool = True) -> dict[str, di
     for row in rows:
         if row.imported:
             continue
-        figures = out.setdefault(variant_key(row), empty_figures())
+        figures = out.setdefault(stats_key(row), empty_figures())
         figures["hints"] += row.hints
         figures["solutions"] += row.solutions
         if row.status == "playing":
             continue
-        finished.setdefault(variant_key(row), []).append(row)
+        finished.setdefault(stats_key(row), []).append(row)
         figures["played"] += 1
         if row.status != "won":
             continue

@@ -22,7 +22,6 @@ from milligan.survey.results import (
     Result,
     ResultStore,
     default_path,
-    variant_key,
 )
 from milligan.variants import PRESETS
 
@@ -193,7 +192,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
 
     deals = parse_deals(args.deals)
-    variants = [variant_key(v) for v in args.variant or [PRESETS["classic"]]]
+    variants = [v.key for v in args.variant or [PRESETS["classic"]]]
     try:
         import milligan.solver  # noqa: F401
     except ImportError as error:
@@ -358,7 +357,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         write_plots,
     )
 
-    variants = [variant_key(v) for v in args.variant] if args.variant else None
+    variants = [v.key for v in args.variant] if args.variant else None
     with ResultStore(_existing_results(args)) as store:
         summaries = collect(store, variants)
         plays = collect_plays(store, variants)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from milligan.errors import MilliganError
+from milligan.errors import InvalidVariantError, MilliganError
 from milligan.variants import Variant
 
 VERDICTS = ("won", "lost", "unknown")
@@ -88,18 +88,20 @@ def default_path() -> Path:
     return user_data_path("milligan", appauthor=False) / "survey.sqlite3"
 
 
-def variant_key(variant: Variant) -> str:
-    """How a variant is written in the results: its preset name, or its settings as JSON.
+@functools.lru_cache(maxsize=1024)
+def canonical_key(text: str) -> str:
+    """A variant as a results file names it, as its :attr:`Variant.key`.
 
-    >>> variant_key(Variant.named("one-deck"))
-    'one-deck'
-    >>> variant_key(Variant(columns=7))
-    '{"columns":7,"decks":2,"face_down_rows":0,"opening_rows":1,"reprieve":"free"}'
+    Other spellings of the same settings (spaces, key order, a preset's
+    settings written out) read as the key; text that is no variant stays as it is.
+
+    >>> canonical_key('{"reprieve": "none"}')
+    'spanish'
     """
-    settings = variant.to_json()
-    if isinstance(settings, str):
-        return settings
-    return json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    try:
+        return Variant.from_key(text).key
+    except InvalidVariantError:
+        return text
 
 
 # SQLite integers are signed 64-bit; deal numbers go up to 2**64 - 1.
@@ -231,8 +233,20 @@ class ResultStore:
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(results)")}
             if "cpu_seconds" not in columns:  # a file from before that column
                 self._db.execute("ALTER TABLE results ADD COLUMN cpu_seconds REAL")
+            self._rekey()
         except (OSError, sqlite3.Error) as error:
             raise ResultsError(f"cannot open results file {self.path}: {error}") from None
+
+    def _rekey(self) -> None:
+        """Write every variant as its key, so that lookups by key find all its rows."""
+        for table in ("results", "plays"):
+            for (text,) in self._db.execute(f"SELECT DISTINCT variant FROM {table}").fetchall():
+                key = canonical_key(text)
+                if key != text:
+                    with self._db:
+                        self._db.execute(
+                            f"UPDATE {table} SET variant = ? WHERE variant = ?", (key, text)
+                        )
 
     def __enter__(self) -> ResultStore:
         return self
@@ -447,12 +461,20 @@ def winnable_deals(path: str | Path | None, variant: Variant | str) -> list[int]
     path = default_path() if path is None else Path(path)
     if not path.exists():
         return []
-    key = variant if isinstance(variant, str) else variant_key(variant)
+    key = canonical_key(variant) if isinstance(variant, str) else variant.key
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
         try:
+            # Read-only, so not rekeyed: every spelling of the variant counts.
+            names = [
+                text
+                for (text,) in db.execute("SELECT DISTINCT variant FROM results")
+                if canonical_key(text) == key
+            ]
             rows = db.execute(
-                "SELECT DISTINCT deal FROM results WHERE variant = ? AND verdict = 'won'", (key,)
+                f"SELECT DISTINCT deal FROM results WHERE verdict = 'won' "
+                f"AND variant IN ({', '.join('?' * len(names))})",
+                names,
             ).fetchall()
         finally:
             db.close()
@@ -481,7 +503,7 @@ def bundle_winnable(path: str | Path, out: str | Path = BUNDLED) -> dict[str, li
 
 def known_winnable(variant: Variant | str) -> list[int]:
     """Proven-won deals: the shipped list plus the user's own survey results."""
-    key = variant if isinstance(variant, str) else variant_key(variant)
+    key = canonical_key(variant) if isinstance(variant, str) else variant.key
     return sorted(set(_shipped().get(key, ())).union(winnable_deals(None, key)))
 
 

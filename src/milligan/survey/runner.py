@@ -87,11 +87,6 @@ class Task:
     player: Player | None = None
 
 
-def variant_from_key(key: str) -> Variant:
-    """The variant written as ``key`` in the results (a preset name or JSON settings)."""
-    return Variant.from_json(json.loads(key) if key.startswith("{") else key)
-
-
 @functools.cache
 def solver_name() -> str:
     """Which solver answers, recorded with each result: its core and a hash of its source.
@@ -124,7 +119,7 @@ def solve_task(task: Task) -> Result:
     from milligan.solver import search
 
     limits = task.limits
-    start = Position.deal(variant_from_key(task.variant), task.deal)
+    start = Position.deal(Variant.from_key(task.variant), task.deal)
     options: dict[str, Any] = {"timeout": limits.timeout, "max_positions": limits.max_positions}
     if limits.max_memory_mb is not None:
         options["max_memory_mb"] = limits.max_memory_mb
@@ -157,7 +152,7 @@ def play_task(task: Task) -> Play:
 
     player = task.player
     assert player is not None
-    game = Game.new(variant_from_key(task.variant), task.deal)
+    game = Game.new(Variant.from_key(task.variant), task.deal)
     began, cpu = time.monotonic(), time.process_time()
     if player.name == "fair":
         played = autoplay(

@@ -28,7 +28,7 @@ from milligan.game import Game
 from milligan.position import Observation, Position
 from milligan.record import Record
 from milligan.store.games import GameNotFoundError, Games, Live
-from milligan.variants import PRESETS, TITLES, Variant
+from milligan.variants import PRESETS, Variant
 from milligan.web.schemas import (
     ErrorPublic,
     Expect,
@@ -300,7 +300,7 @@ def list_variants() -> JSONResponse:
     """The named variants and their settings."""
     return _reply(
         [
-            {"id": name, "title": TITLES[name]}
+            {"id": name, "title": variant.title}
             | {
                 k: getattr(variant, k)
                 for k in VariantPublic.model_fields
@@ -341,12 +341,11 @@ async def create_game(
 
 async def _winnable_deal(request: Request, player: str, variant: Variant) -> int:
     """A random deal proven won: from the pool, else found now with a bounded effort."""
-    from milligan.store.games import variant_text
     from milligan.web.winnable import find_winnable
 
     settings: ServerSettings = request.app.state.settings
     database = request.app.state.database
-    key = variant_text(variant)
+    key = variant.key
     number: int | None = await run_in_threadpool(database.take_winnable, key)
     filler = getattr(request.app.state, "winnable", None)
     if filler is not None:
@@ -357,7 +356,7 @@ async def _winnable_deal(request: Request, player: str, variant: Variant) -> int
             player,
             request,
             find_winnable,
-            variant.to_json(),
+            key,
             settings.winnable_positions,
             settings.winnable_attempts,
             settings.winnable_seconds,
@@ -479,7 +478,7 @@ def _seed(position: Position, revision: int) -> int:
     """
     seen = position.observe()
     text = json.dumps([
-        str(seen.variant.to_json()),
+        seen.variant.key,
         [[str(card) if card is not None else "??" for card in column] for column in seen.columns],
         seen.foundations,
         seen.stock,

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from milligan.position import Position
 from milligan.record import game_to_json
 from milligan.store.games import Live
-from milligan.variants import TITLES
+from milligan.variants import Variant
 
 Settings = dict[str, int | str]
 
@@ -186,11 +186,6 @@ def safe_moves(position: Position) -> list[str]:
     return [str(move) for move in safe_auto_moves(position)]
 
 
-def title_of(variant: str | dict[str, Any]) -> str:
-    """A variant's display name (presets), else "Custom Milligan"."""
-    return TITLES.get(variant, "Custom Milligan") if isinstance(variant, str) else "Custom Milligan"
-
-
 def game_json(live: Live) -> dict[str, Any]:
     """The game object of docs/RULES.md §8 plus the extra keys of :class:`GamePublic`."""
     game, row = live.game, live.row
@@ -198,7 +193,7 @@ def game_json(live: Live) -> dict[str, Any]:
     position = game.position
     playing = out["status"] == "playing"
     out["id"] = row.id
-    out["title"] = title_of(out["variant"])
+    out["title"] = game.variant.title
     out["legal"] = [str(move) for move in game.legal_moves()] if playing else []
     out["can_undo"] = game.can_undo()
     out["can_redo"] = game.can_redo()
@@ -216,13 +211,11 @@ def game_json(live: Live) -> dict[str, Any]:
 
 def summary_json(row: Any) -> dict[str, Any]:
     """One line of the resume list, from a stored row."""
-    from milligan.store.games import variant_of
-
-    variant = variant_of(row.variant).to_json()
+    variant = Variant.from_key(row.variant)
     return {
         "id": row.id,
-        "variant": variant,
-        "title": title_of(variant),
+        "variant": variant.to_json(),
+        "title": variant.title,
         "deal": None if row.secret or row.deal is None else int(row.deal),
         "moves": len(row.moves),
         "status": row.status,

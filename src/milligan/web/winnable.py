@@ -18,7 +18,7 @@ import logging
 import secrets
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from milligan.game import Game
 from milligan.variants import PRESETS, Variant
@@ -31,15 +31,16 @@ log = logging.getLogger(__name__)
 
 
 def find_winnable(
-    variant: str | dict[str, Any], max_positions: int, attempts: int, seconds: float = 10.0
+    variant: str, max_positions: int, attempts: int, seconds: float = 10.0
 ) -> int | None:
-    """A random deal number the solver proves won within ``max_positions``, or None.
+    """A random deal number of the variant with this key that the solver proves won, or None.
 
-    Tries up to ``attempts`` random numbers, for ``seconds`` at most.
+    Tries up to ``attempts`` random numbers, within ``max_positions`` each,
+    for ``seconds`` at most.
     """
     from milligan.solver import solve
 
-    settings = Variant.from_json(variant)
+    settings = Variant.from_key(variant)
     deadline = time.monotonic() + seconds
     for _ in range(attempts):
         if time.monotonic() > deadline:
