@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web import percentile, start_server  # noqa: E402
+from web import percentile, start_server
 
 
 def play(client: httpx.Client, variant: str, deal: int, moves: int) -> tuple[list[float], str]:
@@ -61,9 +61,9 @@ def main() -> None:
             url = f"http://127.0.0.1:{port}"
             latencies: list[float] = []
             ends: dict[str, int] = {}
-            with httpx.Client(base_url=url, timeout=120, headers={"Host": f"127.0.0.1:{port}"}) as c:
+            with httpx.Client(base_url=url, timeout=120) as client:
                 for deal in deals:
-                    seen, status = play(c, args.variant, deal, args.moves)
+                    seen, status = play(client, args.variant, deal, args.moves)
                     latencies += seen
                     ends[status] = ends.get(status, 0) + 1
                     print(f"deal {deal}: {status} after {len(seen)} hints, "
