@@ -203,11 +203,14 @@ def test_a_results_file_from_before_reads_by_variant_key(tmp_path: Path) -> None
 def test_the_committed_survey_reads_as_before(tmp_path: Path) -> None:
     """docs/data/survey.sqlite3: the same variants and the same winnable deals as shipped."""
     import json
-    import shutil
 
     committed = Path(__file__).parents[2] / "docs" / "data" / "survey.sqlite3"
     path = tmp_path / "survey.sqlite3"
-    shutil.copyfile(committed, path)
+    # A copy (opening the file writes to it), through SQLite: a survey may be adding to it.
+    source, copy = sqlite3.connect(f"file:{committed}?mode=ro", uri=True), sqlite3.connect(path)
+    source.backup(copy)
+    source.close()
+    copy.close()
     with sqlite3.connect(path) as db:
         counts = dict(db.execute("SELECT variant, COUNT(*) FROM results GROUP BY variant"))
     shipped = json.loads(BUNDLED.read_text(encoding="utf-8"))

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from milligan.store import Database, open_database
 from milligan.store.testing import TemporaryPostgres
 from milligan.web.app import create_app
-from milligan.web.routes import HelpBudget
+from milligan.web.deps import HelpBudget
 from milligan.web.settings import ServerSettings
 
 #: Small budgets, so that hint and solution tests stay quick.

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from milligan.web.app import COOKIE
-from milligan.web.routes import ApiError, SolverPool
+from milligan.web.deps import ApiError, SolverPool
 from milligan.web.worker import Job, JobCancelled, Lane
 
 

@@ -31,8 +31,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from milligan.errors import IllegalMoveError, MilliganError
 from milligan.store.database import Database
 from milligan.store.games import GameNotFoundError, Games, StaleGameError
+from milligan.web.deps import ApiError, GameQuota, HelpBudget, SolverPool
 from milligan.web.guard import BODY_LIMIT, BodyLimitMiddleware, GuardMiddleware
-from milligan.web.routes import ApiError, GameQuota, HelpBudget, SolverPool, router
+from milligan.web.routes import router
 from milligan.web.settings import ServerSettings
 from milligan.web.winnable import WinnableFiller
 

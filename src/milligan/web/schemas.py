@@ -1,9 +1,9 @@
-"""The shapes of the JSON API: request bodies (strict), responses, and the game object.
+"""The shapes of the JSON API: request bodies (strict) and answers, one family per resource.
 
 Request bodies refuse unknown fields and wrong types (422 ``invalid``).
-Responses are described here for the OpenAPI page; the game object is built
-by :func:`game_json` from a saved game, and never carries a stock card or a
-face-down card.
+Answers refuse unknown fields too: they are built by :mod:`milligan.web.views`
+and checked against these models by FastAPI on the way out (``response_model``),
+so an answer that strays from its model fails loudly instead of reaching a client.
 """
 
 from __future__ import annotations
@@ -11,11 +11,6 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from milligan.position import Position
-from milligan.record import game_to_json
-from milligan.store.games import Live
-from milligan.variants import Variant
 
 Settings = dict[str, int | str]
 
@@ -67,10 +62,16 @@ class RecordIn(Body):
     result: str | None = None
 
 
-# -- responses (for the OpenAPI page) ------------------------------------------------
+# -- answers -------------------------------------------------------------------------
 
 
-class GamePublic(BaseModel):
+class Public(BaseModel):
+    """Every answer but errors: no field beyond the model's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class GamePublic(Public):
     """A game: the docs/RULES.md §8 position plus what the client needs to play it."""
 
     id: str
@@ -99,7 +100,7 @@ class GamePublic(BaseModel):
     last: str | None = Field(description="the last move of the line, or null")
 
 
-class GameSummary(BaseModel):
+class GameSummary(Public):
     """One line of the resume list."""
 
     id: str
@@ -111,11 +112,11 @@ class GameSummary(BaseModel):
     updated: str
 
 
-class GameList(BaseModel):
+class GameList(Public):
     games: list[GameSummary]
 
 
-class HintPublic(BaseModel):
+class HintPublic(Public):
     move: str | None
     win_chance: float = Field(description="an estimate: the share of sampled deals won")
     samples: int
@@ -123,13 +124,13 @@ class HintPublic(BaseModel):
     repeats: bool = Field(description="the move leads back to a position already reached")
 
 
-class SolutionPublic(BaseModel):
+class SolutionPublic(Public):
     result: Literal["won", "lost", "unknown"]
     moves: list[str] = Field(description="from the current position")
     assisted: bool
 
 
-class VariantPublic(BaseModel):
+class VariantPublic(Public):
     id: str
     title: str
     decks: int
@@ -139,7 +140,7 @@ class VariantPublic(BaseModel):
     reprieve: str
 
 
-class VariantStats(BaseModel):
+class VariantStats(Public):
     played: int
     won: int
     win_percent: float
@@ -151,7 +152,7 @@ class VariantStats(BaseModel):
     solutions: int
 
 
-class StatsPublic(BaseModel):
+class StatsPublic(Public):
     variants: dict[str, VariantStats]
 
 
@@ -172,52 +173,3 @@ class ErrorPublic(BaseModel):
     reason: ReasonPublic | None = Field(
         default=None, description="why the rules refuse a move, as a code and its params"
     )
-
-
-# -- building the game object ---------------------------------------------------------
-
-
-def safe_moves(position: Position) -> list[str]:
-    """The solver's safe foundation moves, or [] when the solver is not installed."""
-    try:
-        from milligan.solver import safe_auto_moves
-    except ImportError:
-        return []
-    return [str(move) for move in safe_auto_moves(position)]
-
-
-def game_json(live: Live) -> dict[str, Any]:
-    """The game object of docs/RULES.md §8 plus the extra keys of :class:`GamePublic`."""
-    game, row = live.game, live.row
-    out = game_to_json(game, hide_deal=row.secret)
-    position = game.position
-    playing = out["status"] == "playing"
-    out["id"] = row.id
-    out["title"] = game.variant.title
-    out["legal"] = [str(move) for move in game.legal_moves()] if playing else []
-    out["can_undo"] = game.can_undo()
-    out["can_redo"] = game.can_redo()
-    out["unsettled"] = [list(place) for place in position.unsettled()]
-    out["hopeless"] = position.reprieve_hopeless()
-    out["safe"] = safe_moves(position) if playing else []
-    out["assisted"] = row.assisted
-    out["hints"] = row.hints
-    out["created"] = row.created
-    out["updated"] = row.updated
-    out["seconds"] = round(row.seconds, 3)
-    out["last"] = str(game.moves[-1]) if game.moves else None
-    return out
-
-
-def summary_json(row: Any) -> dict[str, Any]:
-    """One line of the resume list, from a stored row."""
-    variant = Variant.from_key(row.variant)
-    return {
-        "id": row.id,
-        "variant": variant.to_json(),
-        "title": variant.title,
-        "deal": None if row.secret or row.deal is None else int(row.deal),
-        "moves": len(row.moves),
-        "status": row.status,
-        "updated": row.updated,
-    }
