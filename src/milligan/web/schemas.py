@@ -157,6 +157,8 @@ class StatsPublic(Public):
 
 
 class ReasonPublic(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     code: str = Field(description="a refusal code from docs/API.md, Refusal reasons")
     params: dict[str, Any] = Field(description="the cards and columns involved")
 

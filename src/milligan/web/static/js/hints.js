@@ -1,0 +1,58 @@
+// Help from the solver: a fair hint (the plan's next moves) and the full-knowledge solution.
+
+import { announce } from "./dom.js";
+import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { describeMove } from "./moves.js";
+import { errorText } from "./reasons.js";
+
+/** Ask for a hint and show it on the table, for a view ({id, state, destroyed}). */
+export async function showHint(view) {
+  const state = view.state;
+  if (!state.game || state.game.status !== "playing") return;
+  state.say(t("Looking for a good move…"));
+  try {
+    const hint = await api.hint(view.id);
+    if (view.destroyed) return;
+    if (!hint.move) {
+      state.say(t("No move found: consider undoing or dealing."));
+      return;
+    }
+    const words = describeMove(hint.move, state.game);
+    const game = await api.game(view.id);  // the hint now counts in the game
+    if (view.destroyed) return;
+    const chance = typeof hint.win_chance === "number"
+      ? t("estimated chance of winning: {p}% over {n} sampled deals",
+        { p: Math.round(hint.win_chance * 100), n: hint.samples }) : "";
+    let text = t("Hint: {move}", { move: words }) + (chance ? ` (${chance})` : "");
+    const next = (hint.plan || []).slice(1);
+    if (next.length) text += ". " + t("Then: {moves}", { moves: next.join(", ") });
+    if (hint.repeats) text += ". " + t("Every legal move leads back to a position already reached.");
+    state.showHint(game, hint, text);
+    announce(text);
+  } catch (error) {
+    state.say(errorText(error), "error");
+  }
+}
+
+/** Ask for the full-knowledge solution and start playing it back. */
+export async function solve(view) {
+  const state = view.state;
+  if (!state.game || state.game.status !== "playing") return;
+  state.say(t("Solving with full knowledge of the hidden cards…"));
+  let solution;
+  try {
+    solution = await api.solution(view.id);
+  } catch (error) {
+    state.say(errorText(error), "error");
+    return;
+  }
+  if (view.destroyed) return;
+  if (!solution.moves || !solution.moves.length || solution.result !== "won") {
+    state.say(solution.result === "lost"
+      ? t("The solver found no way to win from here.")
+      : t("The solver found no win within its limits."), "error");
+    return;
+  }
+  view.playback.start(solution.moves);
+}
