@@ -304,6 +304,33 @@ def test_report_updates_the_table_of_a_document(tmp_path: Path) -> None:
     document.write_text("no markers")
     refused = run_survey_command("report", "--results", str(path), "--update", str(document))
     assert refused.returncode == 2 and "survey-table" in refused.stderr
+    document.write_text("<!-- survey-table -->\nthe end marker is missing\n")
+    refused = run_survey_command("report", "--results", str(path), "--update", str(document))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.count("\n") == 1 and "/survey-table" in refused.stderr
+
+
+def test_the_report_raises_its_own_error(tmp_path: Path) -> None:
+    """Library code: a MilliganError of its own, which the command line prints on one line."""
+    import ast
+    import inspect
+
+    import milligan.survey.report as report
+    from milligan.errors import MilliganError
+
+    assert issubclass(report.ReportError, MilliganError)
+    imported = {
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(ast.parse(inspect.getsource(report)))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert "milligan.cli" not in imported
+    with pytest.raises(report.ReportError, match="cannot read"):
+        report.update_document(tmp_path / "missing.md", "table")
+    (tmp_path / "plain.md").write_text("no markers")
+    with pytest.raises(report.ReportError, match="no <!-- survey-table -->"):
+        report.update_document(tmp_path / "plain.md", "table")
 
 
 def test_winnable_and_report_commands_need_a_results_file(tmp_path: Path) -> None:

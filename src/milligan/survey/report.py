@@ -7,11 +7,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from milligan.errors import MilliganError
 from milligan.survey.results import Limits, Play, Result, ResultStore
 from milligan.survey.stats import VariantSummary, summarize, wilson_interval
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+
+class ReportError(MilliganError):
+    """A document the report cannot be written into (unreadable, or without its markers)."""
+
 
 HEADERS = (
     "variant",
@@ -105,16 +111,17 @@ PLAY_TABLE_END = "<!-- /play-table -->"
 def update_document(
     path: Path, table: str, start_mark: str = TABLE_START, end_mark: str = TABLE_END
 ) -> None:
-    """Replace what lies between two marker lines of a Markdown file with ``table``."""
-    from milligan.cli import UsageError
+    """Replace what lies between two marker lines of a Markdown file with ``table``.
 
+    Raises :class:`ReportError` when the file cannot be read or lacks the markers.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+        raise ReportError(f"cannot read {path}: {error.strerror}") from None
     start, end = text.find(start_mark), text.find(end_mark)
     if start < 0 or end < start:
-        raise UsageError(f"{path} has no {start_mark} ... {end_mark} lines to fill")
+        raise ReportError(f"{path} has no {start_mark} ... {end_mark} lines to fill")
     before = text[: start + len(start_mark)]
     path.write_text(before + "\n" + table + "\n" + text[end:], encoding="utf-8")
 
