@@ -40,6 +40,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from milligan.cards import CARDS, Card
 from milligan.errors import IllegalMoveError
 from milligan.game import Game
 from milligan.moves import DEAL, Move, MoveKind
@@ -280,28 +281,47 @@ def _after(world: Position, moves: Sequence[Move]) -> Position:
 
 
 def _look_ahead(position: Position, budget: int) -> tuple[float, int]:
-    """(value, positions): how well the next stage can go from ``position``, a sample.
+    """(value, positions): how well the next stages can go from ``position``, a sample.
 
-    The value is the best table heuristic the next stage can reach before its
-    deal (what a player would see then: no later card is used), or
-    WIN_VALUE for a win.  After the last deal nothing is hidden in the
-    sample (except face-down cards), and an exact solve says won or not.
+    The next stage is searched for the best table to deal from; with
+    ROLLOUT stages, that table is dealt on (the sample's next row) and the
+    stage after it searched too, and so on.  Each table is chosen without
+    any later card.  The value is the last table's heuristic, or WIN_VALUE
+    for a win.  After the last deal nothing is hidden in the sample (except
+    face-down cards), and an exact solve says won or not.
     """
-    if position.is_won():
-        return WIN_VALUE, 0
-    if not position.stock:
-        verdict, _, positions = _search(position, budget)
-        return (WIN_VALUE if verdict == "won" else _score(position)), positions
-    if not compiled.AVAILABLE:
-        found = _stage_plain(position, set(), budget)
-        return max((score for _, score in found), default=_score(position)), budget
-    core = compiled.new_core(position, MEMORY_MB, _mode(position))
-    for name, value in WEIGHTS.items():
-        setattr(core, name, value)
-    verdict, _, found = core.stage(budget, -1.0, 1)
-    if verdict == "won":
-        return WIN_VALUE, int(core.positions)
-    return (float(found[0][0]) if found else _score(position)), int(core.positions)
+    spent = 0
+    stages = max(1, min(ROLLOUT, len(position.stock) // max(1, position.variant.columns) + 1))
+    share = max(500, budget // stages)
+    for depth in range(stages):
+        if position.is_won():
+            return WIN_VALUE, spent
+        if not position.stock:
+            verdict, _, positions = _search(position, max(share, budget - spent))
+            return (WIN_VALUE if verdict == "won" else _score(position)), spent + positions
+        if not compiled.AVAILABLE:
+            found = [(score, line) for line, score in _stage_plain(position, set(), share)]
+            spent += share
+        else:
+            core = compiled.new_core(position, MEMORY_MB, _mode(position))
+            for name, value in WEIGHTS.items():
+                setattr(core, name, value)
+            verdict, _, packed = core.stage(share, -1.0, 1)
+            spent += int(core.positions)
+            if verdict == "won":
+                return WIN_VALUE, spent
+            found = [(float(score), compiled.unpack_line(tail) + (DEAL,)) for score, tail in packed]
+        if not found:
+            return _score(position), spent
+        score, line = found[0]
+        if depth == stages - 1:
+            return score, spent
+        position = _after(position, line)
+    return _score(position), spent
+
+
+#: How many stages the look-ahead plays out in each sample (1: the next one only).
+ROLLOUT = 1
 
 
 def _hidden(view: Observation) -> bool:
@@ -464,14 +484,14 @@ def _fallback(here: Position, seen: set[Observation], samples: int, positions: i
 def _score(position: Position) -> float:
     """The table heuristic, as the compiled core's stage score computes it.
 
-    Cards up count most; cards that do not lie on a card one rank higher
+    Cards up count for; cards that do not lie on a card one rank higher
     and of the other colour (breaks, face-down cards included) count
     against, empty columns for, and so does the depth of the shallowest copy
     of each card the foundations need next (12 when it is not on the table).
     """
     up = position.cards_on_foundations()
     breaks = empty = 0
-    depth: dict[object, int] = {}
+    depth: dict[Card, int] = {}
     for cards, down in zip(position.columns, position.face_down, strict=True):
         if not cards:
             empty += 1
@@ -483,7 +503,7 @@ def _score(position: Position) -> float:
             if i and (i <= down or not card.can_go_on(cards[i - 1])):
                 breaks += 1
     need = 0
-    for suit_cards, heights in zip(_suits(), position.foundations, strict=True):
+    for suit_cards, heights in zip(CARDS, position.foundations, strict=True):
         for height in sorted(set(heights)):
             if height < 13:
                 need += min(depth.get(suit_cards[height], 12), 12)
@@ -493,12 +513,6 @@ def _score(position: Position) -> float:
         + WEIGHTS["w_empty"] * empty
         - WEIGHTS["w_depth"] * need
     )
-
-
-def _suits() -> tuple[tuple[object, ...], ...]:
-    from milligan.cards import CARDS
-
-    return tuple(tuple(cards) for cards in CARDS)
 
 
 def _stage_plain(
