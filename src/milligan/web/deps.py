@@ -193,46 +193,14 @@ async def current_player(request: Request) -> str:
     return player
 
 
-async def current_games(request: Request) -> Games:
-    """The server's games."""
-    games: Games = request.app.state.games
-    return games
+def _app_state(name: str) -> Any:
+    """The dependency that gives the application's ``app.state.<name>`` (None if it has none)."""
 
+    async def dependency(request: Request) -> Any:
+        return getattr(request.app.state, name, None)
 
-async def current_database(request: Request) -> Database:
-    """The database under the games (for the pool of winnable deals)."""
-    database: Database = request.app.state.database
-    return database
-
-
-async def current_settings(request: Request) -> ServerSettings:
-    """The server's settings."""
-    settings: ServerSettings = request.app.state.settings
-    return settings
-
-
-async def current_budget(request: Request) -> HelpBudget:
-    """How much work the solver may do for a request."""
-    budget: HelpBudget = request.app.state.budget
-    return budget
-
-
-async def current_solver_pool(request: Request) -> SolverPool:
-    """The solver's worker processes."""
-    pool: SolverPool = request.app.state.solver_pool
-    return pool
-
-
-async def current_quota(request: Request) -> GameQuota:
-    """How many new games a player may still start this minute."""
-    quota: GameQuota = request.app.state.quota
-    return quota
-
-
-async def current_filler(request: Request) -> WinnableFiller | None:
-    """What keeps the pools of winnable deals filled, if the server has one."""
-    filler: WinnableFiller | None = getattr(request.app.state, "winnable", None)
-    return filler
+    dependency.__name__ = f"current_{name}"
+    return Depends(dependency)
 
 
 async def solver_module() -> Any:
@@ -245,13 +213,19 @@ async def solver_module() -> Any:
 
 
 PlayerDep = Annotated[str, Depends(current_player)]
-GamesDep = Annotated[Games, Depends(current_games)]
-DatabaseDep = Annotated[Database, Depends(current_database)]
-SettingsDep = Annotated[ServerSettings, Depends(current_settings)]
-BudgetDep = Annotated[HelpBudget, Depends(current_budget)]
-PoolDep = Annotated[SolverPool, Depends(current_solver_pool)]
-QuotaDep = Annotated[GameQuota, Depends(current_quota)]
-FillerDep = Annotated[WinnableFiller | None, Depends(current_filler)]
+#: The server's games.
+GamesDep = Annotated[Games, _app_state("games")]
+#: The database under the games (for the pools of winnable deals).
+DatabaseDep = Annotated[Database, _app_state("database")]
+SettingsDep = Annotated[ServerSettings, _app_state("settings")]
+#: How much work the solver may do for a request.
+BudgetDep = Annotated[HelpBudget, _app_state("budget")]
+#: The solver's worker processes.
+PoolDep = Annotated[SolverPool, _app_state("solver_pool")]
+#: How many new games a player may still start this minute.
+QuotaDep = Annotated[GameQuota, _app_state("quota")]
+#: What keeps the pools of winnable deals filled, if the server has one.
+FillerDep = Annotated[WinnableFiller | None, _app_state("winnable")]
 SolverDep = Annotated[Any, Depends(solver_module)]
 
 
