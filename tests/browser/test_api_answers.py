@@ -60,13 +60,16 @@ def route_for(method: str, path: str) -> APIRoute:
 
 
 def test_every_answer_the_page_handles_matches_its_model(page: Page, server: str) -> None:
+    pending: list[Response] = []
     answers: list[tuple[str, str, int, str]] = []
+    page.on("response", lambda answer: pending.append(answer) if "/api/" in answer.url else None)
 
-    def record(answer: Response) -> None:
-        if "/api/" in answer.url:  # the body is read now: a navigation would drop it
+    def read() -> None:
+        """Read the answers so far: a navigation drops their bodies."""
+        page.wait_for_load_state("networkidle")
+        for answer in pending:
             answers.append((answer.request.method, answer.url, answer.status, answer.text()))
-
-    page.on("response", record)
+        pending.clear()
 
     page.goto(f"{server}/play/classic/42")
     page.wait_for_url(re.compile(r"/game/[\w-]+$"))
@@ -92,10 +95,12 @@ def test_every_answer_the_page_handles_matches_its_model(page: Page, server: str
     page.locator('[data-action="resign"]').click()
     page.locator('[data-action="confirm"]').click()
     expect(page.locator(".end-overlay.resigned")).to_be_visible()
+    read()
     page.goto(f"{server}/stats")
     expect(page.locator("main")).to_contain_text("Statistics")
+    read()
     page.goto(f"{server}/")
-    page.wait_for_load_state("networkidle")
+    read()
 
     assert len(answers) >= 12, answers
     seen: set[tuple[str, str, int]] = set()

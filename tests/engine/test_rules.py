@@ -492,5 +492,5 @@ def test_legal_moves_are_distinct_and_all_accepted(build: Builder) -> None:
 
 
 def test_moves_to_missing_columns_are_illegal_not_malformed(build: Builder) -> None:
-    with refused("no_such_column", column=9, columns=8):
+    with refused("no_such_column", column=9, columns=4):
         build(["KH"], variant="one-deck").apply(Move.parse("1>9"))
