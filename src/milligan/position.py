@@ -450,7 +450,9 @@ class Position:
 
         True when the stock is empty, no reprieve is open, and no position
         reachable by builds alone allows a foundation move or opens a
-        reprieve.  None when more than ``limit`` positions would need a look.
+        reprieve.  None when more than ``limit`` positions would need a look,
+        or when a build would turn a face-down card up: what it shows is
+        hidden, and the answer must not depend on it (D16).
         """
         if self.stock or self.reprieve is not None or self.is_won():
             return False
@@ -464,6 +466,8 @@ class Position:
                 after = position.apply(move)
                 if after.reprieve is not None:
                     return False
+                if sum(after.face_down) < sum(position.face_down):
+                    return None
                 key = after._table_key()
                 if key not in seen:
                     if len(seen) >= limit:

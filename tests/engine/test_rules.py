@@ -409,6 +409,22 @@ def test_plain_dead_end(build: Builder) -> None:
     assert build(["9C", "8D", "3S", "KD"], variant=spanish).dead_end() is True
 
 
+def test_a_dead_end_never_depends_on_a_face_down_card(build: Builder) -> None:
+    # moving 8D onto 9C turns column 1's face-down card up: an ace there
+    # could go up, a five could not; the player cannot tell, so neither is
+    # called a dead end (D16)
+    variant = Variant(decks=1, columns=4, opening_rows=2, face_down_rows=1, reprieve="none")
+    twins = [
+        build([f"{hidden} 8D", "9C", "3S", "KD"], variant=variant, face_down=[1, 0, 0, 0])
+        for hidden in ("AS", "5H")
+    ]
+    assert twins[0].observe() == twins[1].observe()
+    assert [twin.dead_end() for twin in twins] == [None, None]
+    # with the card already face up, the same table is a plain fact either way
+    shown = [build([f"{card} 8D", "9C", "3S", "KD"], variant=variant) for card in ("AS", "5H")]
+    assert [position.dead_end() for position in shown] == [False, True]
+
+
 def test_not_dead_while_stock_or_reprieve_remains(build: Builder) -> None:
     assert build(["9C 5D", "8C", "3S", "KD"], variant="one-deck", stock="2C").dead_end() is False
     assert build(["9C 5D", "8C", "3S", ""], variant="one-deck", reprieve=4).dead_end() is False
