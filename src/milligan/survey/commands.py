@@ -148,7 +148,13 @@ def register(subparsers: Any) -> None:
         metavar="V",
         help="variant (default classic)",
     )
-    winnable.add_argument("--results", metavar="PATH", default=None, help="results file")
+    winnable.add_argument(
+        "--results",
+        metavar="PATH",
+        default=None,
+        help="only this results file (default: the deals shipped with Milligan and those in "
+        f"{default_path()})",
+    )
     winnable.set_defaults(handler=cmd_winnable)
 
 
@@ -389,8 +395,12 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_winnable(args: argparse.Namespace) -> int:
-    from milligan.survey.results import winnable_deals
+    from milligan.survey.results import known_winnable, winnable_deals
 
-    for deal in winnable_deals(_existing_results(args), args.variant):
+    if args.results:
+        deals = winnable_deals(_existing_results(args), args.variant)
+    else:  # the deals shipped with Milligan, and the ones your own surveys proved
+        deals = known_winnable(args.variant)
+    for deal in deals:
         print(deal)
     return 0

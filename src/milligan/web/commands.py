@@ -46,6 +46,16 @@ def register(subparsers: Any) -> None:
     serve.set_defaults(handler=cmd_serve)
 
 
+def _open_browser(url: str) -> None:
+    """Open ``url`` in a browser, or say where to go when none can be started."""
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        print(f"No browser could be started: open {url} in your browser.", flush=True)
+
+
 def _page_url(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     if ":" in shown:
@@ -136,7 +146,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if server.started:
             print(f"Milligan is served at {url} (games in {database.description})", flush=True)
             if args.open:
-                webbrowser.open(url)
+                _open_browser(url)
 
     if args.workers > 1:
         print(
@@ -145,7 +155,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             flush=True,
         )
         if args.open:
-            threading.Timer(2.0, webbrowser.open, args=(url,)).start()
+            threading.Timer(2.0, _open_browser, args=(url,)).start()
         from uvicorn.supervisors import Multiprocess
 
         sock = config.bind_socket()
