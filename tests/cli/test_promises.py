@@ -48,3 +48,21 @@ def test_serve_open_says_where_to_go_when_no_browser_starts(tmp_path: Path) -> N
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_report_plots_into_a_file_or_nowhere_is_one_line(tmp_path: Path) -> None:
+    from milligan.survey.results import Limits, Result, ResultStore
+
+    results = tmp_path / "survey.sqlite3"
+    with ResultStore(results) as store:
+        store.add(Result("classic", 1, Limits(max_positions=10), "unknown", 0.1, 10))
+    (tmp_path / "taken").write_text("")
+    for target in (tmp_path / "taken", tmp_path / "taken" / "below", Path("/proc/no/such")):
+        done = subprocess.run(
+            milligan("survey", "report", "--results", str(results), "--plots", str(target),
+                     env=dict(os.environ)),
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert "cannot write" in done.stderr

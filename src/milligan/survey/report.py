@@ -306,7 +306,10 @@ def write_plots(
     import matplotlib.pyplot as plt
 
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ReportError(f"cannot write the charts into {directory}: {error.strerror}") from None
     verdicts = list(store.verdicts().values())
     names = list(variants) if variants else store.variants()
     by_variant: dict[str, list[Result]] = {
@@ -319,7 +322,13 @@ def write_plots(
         for suffix in ("png", "svg"):
             path = directory / f"{stem}.{suffix}"
             # A fixed date keeps the SVG identical when the data is.
-            figure.savefig(path, dpi=120, metadata={"Date": None} if suffix == "svg" else None)
+            try:
+                figure.savefig(
+                    path, dpi=120, metadata={"Date": None} if suffix == "svg" else None
+                )
+            except OSError as error:
+                plt.close(figure)
+                raise ReportError(f"cannot write {path}: {error.strerror}") from None
             written.append(path)
         plt.close(figure)
 
