@@ -16,7 +16,6 @@ import contextlib
 import functools
 import json
 import os
-import signal
 import socket
 import time
 from collections import deque
@@ -37,6 +36,7 @@ from milligan.survey.results import (
     pending_plays,
 )
 from milligan.variants import Variant
+from milligan.workers import kill_pool, process_pool
 
 #: How often one deal may be lost with its worker before the survey gives up on it.
 MAX_LOST = 3
@@ -245,19 +245,6 @@ class Engine(Protocol):
         ...
 
 
-def _worker_init(parent: int) -> None:
-    # Ctrl-C is the parent's business: it kills the workers itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Die with the parent, even when it is killed with SIGKILL (Linux only).
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        PR_SET_PDEATHSIG = 1
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died while this worker was starting
-        os._exit(1)
-
-
 def available_memory_mb() -> int | None:
     """The memory this machine can still give, from /proc/meminfo (Linux)."""
     try:
@@ -271,7 +258,11 @@ def available_memory_mb() -> int | None:
 
 
 class LocalEngine:
-    """A pool of worker processes on this machine."""
+    """A pool of worker processes on this machine (:func:`milligan.workers.process_pool`).
+
+    A pool broken by a dying worker is restarted, and its lost tasks are
+    reported as :class:`Lost` for the survey loop to resubmit.
+    """
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
@@ -279,15 +270,8 @@ class LocalEngine:
         self._current: set[cf.Future[Result]] = set()  # futures of the pool now running
 
     def _start(self) -> cf.ProcessPoolExecutor:
-        import multiprocessing
-
-        # spawn, not fork: the parent runs threads (the progress display).
-        return cf.ProcessPoolExecutor(
-            self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_init,
-            initargs=(os.getpid(),),
-        )
+        # The parent runs threads (the progress display): workers of milligan.workers.
+        return process_pool(self.workers)
 
     def slots(self) -> int:
         return self.workers
@@ -330,11 +314,7 @@ class LocalEngine:
         self._current = set()
 
     def _kill(self) -> None:
-        # The pool has no public way to stop tasks in flight (before Python 3.14).
-        processes = getattr(self._executor, "_processes", None) or {}
-        for process in list(processes.values()):
-            with contextlib.suppress(Exception):
-                process.kill()
+        kill_pool(self._executor)
 
     def close(self, abort: bool = False) -> None:
         if abort:

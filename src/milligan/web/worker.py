@@ -1,9 +1,10 @@
 """Solver work in worker processes, away from the requests that play moves.
 
-A :class:`Lane` is one worker process (started with ``spawn``, so that it
-shares nothing with the server) and the jobs waiting for it, which it runs
-one at a time. A job whose client has gone is dropped while it waits, and
-ended, by killing its worker, while it runs: the next job gets a fresh one.
+A :class:`Lane` is one worker process (from :mod:`milligan.workers`: started
+with ``spawn``, so that it shares nothing with the server, and dying with
+it) and the jobs waiting for it, which it runs one at a time. A job whose
+client has gone is dropped while it waits, and ended, by killing its worker,
+while it runs: the next job gets a fresh one.
 
 This module imports nothing heavy: the worker imports it on start.
 """
@@ -11,16 +12,15 @@ This module imports nothing heavy: the worker imports it on start.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import os
 import queue
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
+
+from milligan.workers import CONTEXT, start_process
 
 
 class JobCancelled(Exception):
@@ -50,18 +50,8 @@ def _settle(future: Future[Any], result: Any = None, error: BaseException | None
             future.set_result(result)
 
 
-def _serve(connection: Connection, parent: int, niceness: int) -> None:
+def _serve(connection: Connection) -> None:
     """The worker's loop: receive a call, send back its result or its error."""
-
-    def watch() -> None:  # end when the server is gone, even after a kill -9
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-    if niceness:
-        with contextlib.suppress(OSError):
-            os.nice(niceness)
     while True:
         try:
             function, args, kwargs = connection.recv()
@@ -126,15 +116,10 @@ class Lane:
     # -- in the dispatcher thread ------------------------------------------------------
 
     def _start(self) -> Connection:
-        context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
-        process = context.Process(
-            target=_serve,
-            args=(theirs, os.getpid(), self.niceness),
-            name=f"milligan-solver-{self.name}",
-            daemon=True,
+        ours, theirs = CONTEXT.Pipe()
+        process = start_process(
+            _serve, theirs, name=f"milligan-solver-{self.name}", niceness=self.niceness
         )
-        process.start()
         theirs.close()
         self._process = process
         self._connection = ours

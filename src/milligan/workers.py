@@ -1,0 +1,130 @@
+"""Worker processes that share nothing with their parent and die with it.
+
+The server's solver lanes (:mod:`milligan.web.worker`) and the survey's local
+pool (:mod:`milligan.survey.runner`) start their workers here, the same way:
+
+- with ``spawn``, never ``fork``: both parents run threads, and a forked
+  child would inherit their locks in whatever state they were;
+- each worker ignores Ctrl-C (stopping the workers is the parent's job) and
+  dies with its parent, even when the parent is killed with SIGKILL: through
+  ``prctl(PR_SET_PDEATHSIG)`` on Linux, else a thread that watches the
+  parent's id;
+- optionally at a lower priority (``niceness``), so that background work
+  gives way to the parent.
+
+Each pool keeps its own policy: what to cancel, when to restart, what to
+resubmit. This module imports only the standard library, and nothing of the
+server or the survey.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from multiprocessing.context import SpawnContext, SpawnProcess
+from typing import Any
+
+#: Every worker process starts with ``spawn``.
+CONTEXT: SpawnContext = multiprocessing.get_context("spawn")
+
+#: How often the fallback watch looks at the parent, in seconds.
+WATCH_INTERVAL = 1.0
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent_signal() -> bool:
+    """Ask the kernel to kill this process when its parent ends; False where it cannot.
+
+    Linux only (``prctl``). The signal comes when the *thread* that started
+    this process ends, so a parent starts workers from a thread that lives
+    as long as they should.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def watch_parent(parent: int, interval: float = WATCH_INTERVAL) -> threading.Thread:
+    """A daemon thread that ends this process once ``parent`` is no longer its parent."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)
+
+    thread = threading.Thread(target=watch, name="parent-watch", daemon=True)
+    thread.start()
+    return thread
+
+
+def worker_init(parent: int, niceness: int = 0, use_prctl: bool = True) -> None:
+    """Set up a worker process of ``parent``: Ctrl-C ignored, death with the parent, niceness.
+
+    ``use_prctl=False`` uses the watch thread even where ``prctl`` works (for tests).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not (use_prctl and die_with_parent_signal()):
+        watch_parent(parent)
+    if os.getppid() != parent:  # the parent died while this worker was starting
+        os._exit(1)
+    if niceness:
+        with contextlib.suppress(OSError):
+            os.nice(niceness)
+
+
+def _run(
+    parent: int, niceness: int, use_prctl: bool, target: Callable[..., Any], args: tuple[Any, ...]
+) -> None:
+    worker_init(parent, niceness, use_prctl)
+    target(*args)
+
+
+def start_process(
+    target: Callable[..., Any],
+    *args: Any,
+    name: str,
+    niceness: int = 0,
+    use_prctl: bool = True,
+) -> SpawnProcess:
+    """A started worker process that runs ``target(*args)``; ``target`` must pickle."""
+    process = CONTEXT.Process(
+        target=_run,
+        args=(os.getpid(), niceness, use_prctl, target, args),
+        name=name,
+        daemon=True,
+    )
+    process.start()
+    return process
+
+
+def process_pool(workers: int, niceness: int = 0) -> cf.ProcessPoolExecutor:
+    """A pool of ``workers`` worker processes (started as tasks arrive)."""
+    return cf.ProcessPoolExecutor(
+        workers,
+        mp_context=CONTEXT,
+        initializer=worker_init,
+        initargs=(os.getpid(), niceness),
+    )
+
+
+def kill_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Kill every worker of ``pool``, tasks in flight included (the pool is broken after)."""
+    # The pool has no public way to stop tasks in flight (before Python 3.14).
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.kill()
