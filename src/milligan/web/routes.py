@@ -1,9 +1,13 @@
 """The JSON API under ``/api``: thin handlers over :class:`~milligan.store.games.Games`.
 
-Handlers that read or change a game are plain functions (FastAPI runs them
-in its thread pool); those that wait for the solver are coroutines that hold
-no thread meanwhile, so that solver work never keeps a move waiting. The
-engine's errors become HTTP errors in one place, :mod:`milligan.web.app`.
+What the handlers share comes through the aliases of :mod:`milligan.web.deps`;
+their answers are models of :mod:`milligan.web.schemas`, built by
+:mod:`milligan.web.views` and checked by FastAPI against each route's
+``response_model``. Handlers that read or change a game are plain functions
+(FastAPI runs them in its thread pool); those that wait for the solver are
+coroutines that hold no thread meanwhile, so that solver work never keeps a
+move waiting. The engine's errors become HTTP errors in one place,
+:mod:`milligan.web.app`.
 """
 
 from __future__ import annotations
