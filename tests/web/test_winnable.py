@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from milligan.game import Game
 from milligan.solver import solve
 from milligan.survey.results import known_winnable
-from milligan.variants import PRESETS
+from milligan.variants import PRESETS, Variant
 from milligan.web.winnable import WinnableFiller
 
 
@@ -77,3 +77,20 @@ def test_winnable_deals_of_other_variants(client: TestClient, variant: str) -> N
     game = client.post("/api/games", json={"variant": variant, "winnable": True}).json()
     number = client.post(f"/api/games/{game['id']}/resign", json={}).json()["deal"]
     assert solve(Game.new(variant, number), max_positions=200_000).result == "won"
+
+
+def test_a_custom_variant_takes_its_deals_from_the_pool_by_its_key(client: TestClient) -> None:
+    app: Any = client.app
+    settings = {"decks": 1, "columns": 6, "opening_rows": 2, "face_down_rows": 1,
+                "reprieve": "strict"}
+    key = Variant.from_json(settings).key
+    assert key == (
+        '{"columns":6,"decks":1,"face_down_rows":1,"opening_rows":2,"reprieve":"strict"}'
+    )
+    app.state.database.add_winnable(key, 2**64 - 5)
+    game = client.post("/api/games", json={"variant": settings, "winnable": True}).json()
+    assert game["deal"] is None and game["title"] == "Custom Milligan"
+    assert app.state.database.count_winnable(key) == 0
+    assert app.state.games.database.game(game["id"]).variant == key
+    shown = client.post(f"/api/games/{game['id']}/resign", json={}).json()["deal"]
+    assert shown == 2**64 - 5
