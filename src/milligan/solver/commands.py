@@ -1,4 +1,4 @@
-"""``milligan solve``, ``milligan hint`` and ``milligan autoplay``."""
+"""``milligan solve``, ``hint``, ``autoplay`` and ``analyse``."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from milligan.solver.results import SolveResult
 
 
 def register(subparsers: Any) -> None:
-    """Add ``solve``, ``hint`` and ``autoplay`` to the ``milligan`` command."""
+    """Add ``solve``, ``hint``, ``autoplay`` and ``analyse`` to the ``milligan`` command."""
     solve = subparsers.add_parser(
         "solve",
         help="solve a deal or a saved game with complete knowledge",
@@ -68,6 +68,21 @@ def register(subparsers: Any) -> None:
     _add_fair_arguments(auto)
     auto.add_argument("--json", action="store_true", help="print a milligan-record/1 record")
     auto.set_defaults(handler=cmd_autoplay)
+
+    analyse = subparsers.add_parser(
+        "analyse",
+        help="find the move where a game that was not won threw the win away",
+        description="Binary search over the line of a record with complete-knowledge solves: "
+        "the turning point is the last move after which a win was no longer possible, with a "
+        "winning line from just before it. A won game has nothing to analyse (status 2).",
+    )
+    analyse.add_argument("record", metavar="RECORD.json", help="a milligan-record/1 file")
+    analyse.add_argument("--timeout", type=positive_float, default=10.0, metavar="S",
+                         help="seconds per solve (default 10)")
+    analyse.add_argument("--max-positions", type=positive_int, default=None, metavar="N",
+                         help="expanded positions per solve (makes the result reproducible)")
+    analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    analyse.set_defaults(handler=cmd_analyse)
 
 
 def _input_record(args: argparse.Namespace) -> Record:
@@ -158,6 +173,31 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     print(f"{result} after {len(game.moves)} moves, "
           f"{game.position.cards_on_foundations()} cards up")
     print(" ".join(str(move) for move in game.moves))
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from milligan.solver.analysis import NothingToAnalyse, analyse
+
+    game = read_record_file(args.record).replay()
+    try:
+        found = analyse(game, timeout=args.timeout, max_positions=args.max_positions)
+    except NothingToAnalyse as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps(found.to_dict()))
+        return 0
+    print(found.note)
+    if found.better_from is not None and found.better and not found.still_winnable:
+        print(f"a win from move {found.better_from + 1} on: "
+              + " ".join(str(move) for move in found.better))
+    elif found.still_winnable:
+        print("a win from the end: " + " ".join(str(move) for move in found.better))
+    for drop in found.fair_drops:
+        print(f"fair win chance fell from {drop.before:.0%} to {drop.after:.0%} "
+              f"over moves {drop.first}-{drop.index}")
+    print(f"{len(found.verdicts)} solves in {found.seconds:.1f} s: "
+          + ", ".join(f"{probe.index}={probe.verdict}" for probe in found.verdicts))
     return 0
 
 
