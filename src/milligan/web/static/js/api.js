@@ -58,6 +58,7 @@ export const api = {
     call("POST", `/api/games/${encodeURIComponent(id)}/${name}`, { expect }),
   hint: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`),
   solution: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/solution`),
+  analysis: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
   record: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record`),
   importRecord: (record) => call("POST", "/api/games/import", record),
   stats: () => call("GET", "/api/stats"),

@@ -22,6 +22,7 @@ import { buildFrame, render, renderInfo, reprieveHelp } from "./render.js";
 import { layout, snapshot, animate } from "./layout.js";
 import { Input } from "./input.js";
 import { Playback } from "./playback.js";
+import { analysisButton } from "./analysis.js";
 import { showHint, solve } from "./hints.js";
 import { describeMove, variantKey } from "./moves.js";
 import { errorText } from "./reasons.js";
@@ -253,10 +254,12 @@ class GameView {
       buttons.push(h("button", { type: "button", class: "primary", onclick: newGame },
         t("New game")));
     }
+    const analysis = game.status === "won" ? null : analysisButton(this);
+    if (analysis) buttons.push(analysis.button);
     const overlay = h("div", { class: `end-overlay ${game.status}`, role: "dialog",
       "aria-modal": "false", "aria-labelledby": "end-title" },
     h("div", { class: "end-box" }, h("h2", { id: "end-title" }, title), h("p", {}, body),
-      h("div", { class: "buttons" }, buttons)));
+      h("div", { class: "buttons" }, buttons), analysis && analysis.out));
     this.els.table.append(overlay);
     announce(`${title} ${body}`);
     const first = overlay.querySelector("button, a");
