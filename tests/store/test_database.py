@@ -26,7 +26,7 @@ def row(game_id: str = "g1", player: str = "p1", **changes: object) -> GameRow:
 
 def test_the_schema_is_created_once(opener: Callable[[], Database]) -> None:
     first = opener()
-    assert first.schema_version() == SCHEMA_VERSION == 4
+    assert first.schema_version() == SCHEMA_VERSION == 5
     first.insert_game(row())
     again = opener()  # opening an existing database migrates nothing and loses nothing
     assert again.schema_version() == SCHEMA_VERSION

@@ -134,6 +134,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # with spaces before (the survey's results always used the key). The rows are
     # rewritten by the migration, see Database.migrate.
     (),
+    (
+        # The games started as a daily deal (milligan.daily, docs/RULES.md §10) and the
+        # UTC date each belongs to, for the daily streak. Older games are not daily.
+        # IF NOT EXISTS: an older version number over a newer schema migrates again.
+        """CREATE TABLE IF NOT EXISTS daily_games (
+            game_id TEXT PRIMARY KEY REFERENCES games (id),
+            player TEXT NOT NULL,
+            day TEXT NOT NULL,
+            variant TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS daily_games_by_player ON daily_games (player, day)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -369,6 +381,32 @@ class Database(ABC):
             if count == 1:
                 return int(rows[0][0])
         return None
+
+    # -- daily games -------------------------------------------------------------
+
+    def add_daily_game(self, game_id: str, player: str, day: str, variant: str) -> None:
+        """Mark a saved game as the daily deal of ``day`` (``YYYY-MM-DD``) for ``variant``."""
+        self._write([(
+            "INSERT INTO daily_games (game_id, player, day, variant) VALUES (?, ?, ?, ?)",
+            (game_id, player, day, variant),
+        )])
+
+    def daily_games(
+        self, player: str, day: str | None = None, variant: str | None = None
+    ) -> list[tuple[str, str, GameRow]]:
+        """A player's daily games as (day, variant, game), oldest first; optionally filtered."""
+        where, params = "d.player = ?", [player]
+        if day is not None:
+            where, params = where + " AND d.day = ?", [*params, day]
+        if variant is not None:
+            where, params = where + " AND d.variant = ?", [*params, variant]
+        columns = ", ".join(f"g.{name}" for name in COLUMNS)
+        rows = self._read(
+            f"SELECT d.day, d.variant, {columns} FROM daily_games d "
+            f"JOIN games g ON g.id = d.game_id WHERE {where} ORDER BY g.created, g.id",
+            params,
+        )
+        return [(values[0], values[1], _from_sql(values[2:])) for values in rows]
 
     # -- variant keys ---------------------------------------------------------
 
