@@ -44,9 +44,21 @@ def face_up(position: Position) -> set[str]:
 
 
 def named_by_rules(visible: set[str]) -> set[str]:
-    """Cards a message may name from visible ones: the card a foundation needs below one."""
+    """Cards a message may name from visible ones, by the rules alone.
+
+    The card a foundation needs below one, and the cards a run's base needs
+    under it (one rank higher, the other colour: a refusal's ``needs``).
+    """
     ranks = "A23456789TJQK"
-    return {ranks[ranks.index(card[0]) - 1] + card[1] for card in visible if card[0] != "A"}
+    other = {"C": "DH", "S": "DH", "D": "CS", "H": "CS"}
+    below = {ranks[ranks.index(card[0]) - 1] + card[1] for card in visible if card[0] != "A"}
+    parents = {
+        ranks[ranks.index(card[0]) + 1] + suit
+        for card in visible
+        if card[0] != "K"
+        for suit in other[card[1]]
+    }
+    return below | parents
 
 
 def masked(position: Position) -> list[list[str]]:
