@@ -7,6 +7,7 @@ what the program does.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from pathlib import Path
@@ -26,7 +27,7 @@ _BLOCK = re.compile(
     re.MULTILINE | re.DOTALL,
 )
 VECTORS: dict[str, str] = {m["name"]: m["body"] for m in _BLOCK.finditer(TEXT)}
-KINDS = ("splitmix64", "shuffle ", "order ", "record", "position ")
+KINDS = ("splitmix64", "shuffle ", "order ", "record", "position ", "daily ")
 
 
 def vectors(prefix: str) -> list[tuple[str, str]]:
@@ -105,6 +106,37 @@ def test_one_full_order_of_each_deck_size() -> None:
         if len(body.split()) == variant.deck_size:
             sizes.add(variant.decks)
     assert sizes == {1, 2}
+
+
+def test_daily_candidates() -> None:
+    """§10: ``DATE/VARIANT/K seed=HEX deal=N``, the SHA-256 seed and SplitMix64's first output."""
+    import hashlib
+
+    from milligan.daily import candidate
+
+    ((_, body),) = vectors("daily candidates")
+    for line in body.splitlines():
+        text, seed_field, deal_field = line.split()
+        seed = int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
+        assert seed == int(seed_field.removeprefix("seed="), 16), line
+        day, variant_id, k = text.split("/")
+        number = int(deal_field.removeprefix("deal="))
+        assert candidate(datetime.date.fromisoformat(day), variant_id, int(k)) == number, line
+
+
+def test_daily_deals_match_the_shipped_data() -> None:
+    """§10: ``DATE VARIANT k=K DEAL``, the K-th candidate and the shipped number."""
+    from milligan.daily import candidate, shipped
+
+    ((_, body),) = vectors("daily deals")
+    lines = body.splitlines()
+    assert len(lines) == 35  # a week of each of the five presets
+    for line in lines:
+        day, variant_id, k_field, number_text = line.split()
+        number = int(number_text)
+        assert shipped()[variant_id][day] == number, line
+        k = int(k_field.removeprefix("k="))
+        assert candidate(datetime.date.fromisoformat(day), variant_id, k) == number, line
 
 
 def test_record_example_replays() -> None:
