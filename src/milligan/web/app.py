@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from milligan.errors import IllegalMoveError, MilliganError
 from milligan.store.database import Database
 from milligan.store.games import GameNotFoundError, Games, StaleGameError
+from milligan.web.daily import router as daily_router
 from milligan.web.deps import ApiError, GameQuota, HelpBudget, SolverPool
 from milligan.web.guard import BODY_LIMIT, BodyLimitMiddleware, GuardMiddleware
 from milligan.web.routes import router
@@ -52,6 +53,7 @@ PAGES = (
     "/rules",
     "/stats",
     "/about",
+    "/daily",
 )
 
 PLACEHOLDER = """<!doctype html>
@@ -233,6 +235,7 @@ def create_app(
     app.state.quota = GameQuota(settings.games_per_minute)
     app.state.winnable = filler
     app.include_router(router)
+    app.include_router(daily_router)
     for page in PAGES:
         app.add_api_route(page, _index, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")

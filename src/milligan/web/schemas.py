@@ -175,3 +175,42 @@ class ErrorPublic(BaseModel):
     reason: ReasonPublic | None = Field(
         default=None, description="why the rules refuse a move, as a code and its params"
     )
+
+
+# -- the daily deal (docs/RULES.md §10) ----------------------------------------------
+
+
+class DailyCreate(Body):
+    """``POST /api/daily/games``: start the daily deal of a date (today by default)."""
+
+    variant: str = Field(default="classic", max_length=40, examples=["classic"])
+    date: str | None = Field(default=None, max_length=40, examples=["2026-12-01"])
+
+
+class DailyGamePublic(Public):
+    """The player's latest game of a daily deal."""
+
+    id: str
+    status: Literal["playing", "won", "lost", "resigned"]
+    moves: int
+    seconds: float
+    hints: int
+    assisted: bool
+
+
+class DailyPublic(Public):
+    """``GET /api/daily``: a date's daily deal, and the player's game of it if any."""
+
+    date: str
+    variant: str
+    deal: int
+    game: DailyGamePublic | None = Field(description="the player's latest game of this deal")
+    share: str | None = Field(description="the spoiler-free result, once that game is over")
+
+
+class DailyStatsPublic(Public):
+    """``GET /api/daily/stats``: the daily streak, over every variant."""
+
+    current_streak: int
+    best_streak: int
+    days_won: int
