@@ -238,7 +238,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume is not None:
         given = [
             option
-            for option, value in (("--variant", args.variant), ("--number", args.number))
+            for option, value in (
+                ("--variant", args.variant), ("--number", args.number),
+                ("--daily", args.daily or None), ("--date", args.date),
+            )
             if value is not None
         ]
         if given:
@@ -249,8 +252,47 @@ def cmd_play(args: argparse.Namespace) -> int:
         game = Record.from_json(text).replay()
         # Valid JSON by now; its keys beyond the record's own are kept when saving.
         return play(game, save_path=args.resume, base=json.loads(text))
+    if args.daily or args.date is not None:
+        return _play_daily(args)
     game = Game.new(args.variant or PRESETS["classic"], _number_or_random(args.number))
     return play(game)
+
+
+def _play_daily(args: argparse.Namespace) -> int:
+    """``play --daily``: the daily deal (docs/RULES.md §10), then the share text."""
+    import time
+
+    from milligan import daily
+    from milligan.terminal import play
+
+    if not args.daily:
+        raise UsageError("--date goes with --daily")
+    if args.number is not None:
+        raise UsageError("--daily plays the day's own deal: drop --number")
+    variant_id = (args.variant or PRESETS["classic"]).name
+    if variant_id is None:
+        raise UsageError("--daily is for the five presets, not custom settings")
+    today = daily.today()
+    day = today if args.date is None else daily.parse_date(args.date)
+    if day > today:
+        raise UsageError(f"the daily deal of {day} is not out yet (today is {today} UTC)")
+    number = daily.daily_deal(day, variant_id)
+    print(f"Daily deal of {day} ({variant_id}): deal {number}")
+    hints = 0
+
+    def read(prompt: str) -> str:
+        nonlocal hints
+        line = input(prompt)
+        hints += line.strip().lower() in ("h", "hint")
+        return line
+
+    game = Game.new(variant_id, number)
+    began = time.monotonic()
+    status = play(game, read=read)
+    if game.is_over():
+        print(daily.share_text(day, variant_id, won=game.status == "won", moves=len(game.moves),
+                               seconds=time.monotonic() - began, hints=hints))
+    return status
 
 
 def build_parser() -> Parser:
@@ -278,6 +320,8 @@ def build_parser() -> Parser:
     play = sub.add_parser("play", help="play a game in the terminal")
     add_game_arguments(play, number_default=None, variant_default=None)
     play.add_argument("--resume", metavar="RECORD.json", help="resume a saved game")
+    play.add_argument("--daily", action="store_true", help="play today's daily deal (UTC)")
+    play.add_argument("--date", metavar="YYYY-MM-DD", help="with --daily: an earlier day's deal")
     play.set_defaults(handler=cmd_play)
 
     for name in COMMAND_MODULES:
