@@ -7,6 +7,7 @@ import { pickLanguage, loadLanguage, translateDocument, t } from "./i18n.js";
 import { loadSettings, settings } from "./settings.js";
 import { showGame } from "./table.js";
 import { showHome, showRules, showStats, showAbout } from "./pages.js";
+import { showDaily } from "./daily.js";
 import { openSettingsDialog } from "./dialogs.js";
 import { VARIANTS } from "./variants.js";
 
@@ -93,6 +94,8 @@ function route({ keepFocus = false } = {}) {
     showRules(main);
   } else if (parts[0] === "stats") {
     showStats(main);
+  } else if (parts[0] === "daily") {
+    teardown = showDaily(main, app);
   } else if (parts[0] === "about") {
     showAbout(main);
   } else {

@@ -31,6 +31,8 @@ export async function showHome(main, app) {
         h("div", { class: "buttons" },
           h("button", { type: "button", class: "primary big", "data-action": "new",
             onclick: () => openNewGameDialog(app, null) }, t("New game")),
+          h("a", { class: "button big", href: "/daily", "data-link": true },
+            t("Daily deal")),
           h("a", { class: "button big", href: "/rules", "data-link": true },
             t("How to play"))))),
     resume,

@@ -1,0 +1,79 @@
+"""The daily deal page in a real browser (docs/RULES.md §10): keyboard, game, share text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from milligan import daily
+
+
+def shipped_today() -> int:
+    number = daily.shipped()["classic"].get(daily.today().isoformat())
+    if number is None:
+        pytest.skip("today is outside the shipped daily deals")
+    return number
+
+
+def test_daily_page_by_keyboard_then_share(page: Page, server: str, screenshots: Path) -> None:
+    number = shipped_today()
+    today = daily.today().isoformat()
+    page.goto(f"{server}/")
+    link = page.get_by_role("link", name="Daily deal")
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/daily$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Daily deal")
+    expect(page.locator(".daily-body")).to_contain_text(f"Deal {number}")
+    expect(page.locator(".daily-streak")).to_contain_text("Daily streak: 0 days")
+    # The form is labelled: variant and date can be chosen by name.
+    expect(page.get_by_label("Variant")).to_have_value("classic")
+    expect(page.get_by_label("Date (UTC)")).to_have_value(today)
+    play = page.get_by_role("button", name="Play the daily deal")
+    play.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/game/[\w-]+$"))
+    expect(page.locator(".tableau .column").first).to_be_visible()
+    game_id = page.url.rsplit("/", 1)[1]
+    text = page.evaluate("async (id) => (await fetch(`/api/games/${id}`)).text()", game_id)
+    assert json.loads(text)["deal"] == number  # a daily game shows its number
+    page.locator('[data-action="resign"]').click()
+    page.locator('[data-action="confirm"]').click()
+    expect(page.locator(".end-overlay.resigned")).to_be_visible()
+
+    page.goto(f"{server}/daily?variant=classic&date={today}")
+    share = page.get_by_label("Share your result (no spoilers)")
+    expect(share).to_be_visible()
+    value = share.input_value()
+    assert value.startswith(f"Milligan daily {today} (Miss Milligan): lost · 0 moves · ")
+    assert value.endswith(f"/daily?variant=classic&date={today}")
+    assert not re.search(r"\b[A2-9TJQK][CDHS]\b|\d>|>F", value)  # no card, no move
+    page.get_by_role("button", name="Copy").click()
+    expect(page.locator("#live")).to_have_text("Copied to the clipboard")
+    page.screenshot(path=str(screenshots / "daily-share.png"))
+
+
+def test_the_daily_page_in_french_and_a_future_date(page: Page, server: str) -> None:
+    shipped_today()
+    page.goto(f"{server}/daily?variant=spanish&date=2999-01-01")
+    expect(page.get_by_role("alert")).to_contain_text("2999-01-01 is not out yet")
+    page.evaluate("localStorage.setItem('milligan.settings', JSON.stringify({language: 'fr'}))")
+    page.goto(f"{server}/daily?variant=spanish")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Donne du jour")
+    expect(page.get_by_role("button", name="Jouer la donne du jour")).to_be_visible()
+
+
+def test_no_serious_accessibility_findings(page: Page, server: str) -> None:
+    axe_package = pytest.importorskip("axe_playwright_python")
+    shipped_today()
+    page.goto(f"{server}/daily")
+    page.get_by_role("button", name="Play the daily deal").wait_for()
+    page.evaluate((Path(axe_package.__file__).parent / "axe.min.js").read_text())
+    found = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']}))
+      .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id)""")
+    assert found == []
