@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from milligan.errors import IllegalMoveError, MilliganError
 from milligan.store.database import Database
 from milligan.store.games import GameNotFoundError, Games, StaleGameError
+from milligan.web.analysis import router as analysis_router
 from milligan.web.daily import router as daily_router
 from milligan.web.deps import ApiError, GameQuota, HelpBudget, SolverPool
 from milligan.web.guard import BODY_LIMIT, BodyLimitMiddleware, GuardMiddleware
@@ -236,6 +237,7 @@ def create_app(
     app.state.winnable = filler
     app.include_router(router)
     app.include_router(daily_router)
+    app.include_router(analysis_router)
     for page in PAGES:
         app.add_api_route(page, _index, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")

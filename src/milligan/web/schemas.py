@@ -214,3 +214,47 @@ class DailyStatsPublic(Public):
     current_streak: int
     best_streak: int
     days_won: int
+
+
+# -- post-game analysis (docs/SOLVER.md, "Post-game analysis") ---------------------------
+
+
+class VerdictPublic(Public):
+    """One solve of an analysis: the position after ``index`` moves."""
+
+    index: int
+    verdict: Literal["won", "lost", "unknown"]
+    positions: int
+    seconds: float
+
+
+class FairDropPublic(Public):
+    """The fair player's win chance before move ``first`` and after move ``index``."""
+
+    first: int
+    index: int
+    move: str
+    before: float
+    after: float
+
+
+class AnalysisPublic(Public):
+    """``GET /api/games/{id}/analysis``: where a finished game threw the win away.
+
+    Moves count from 1, as in records. ``turning_point`` is None when it was
+    not pinned (then ``range`` holds the moves it may be, and ``note`` says
+    why), when the deal was never winnable, or when the end can still be won.
+    """
+
+    moves: int = Field(description="moves in the game's line")
+    turning_point: int | None
+    move: str | None = Field(description="the move at the turning point")
+    range: list[int] | None = Field(description="first and last move it may be, if not pinned")
+    better_from: int | None = Field(description="moves played before the better line")
+    better: list[str] = Field(description="a winning line, replayed through the engine")
+    never_winnable: bool
+    still_winnable: bool
+    note: str
+    verdicts: list[VerdictPublic]
+    fair_drops: list[FairDropPublic]
+    seconds: float
