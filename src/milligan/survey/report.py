@@ -253,42 +253,52 @@ def play_markdown(summaries: Sequence[PlaySummary]) -> str:
 
 def print_play_table(summaries: Sequence[PlaySummary]) -> None:
     """The played-games table on the terminal."""
-    import sys
-
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title="Games played without seeing hidden cards", title_justify="left")
-    for index, header in enumerate(PLAY_HEADERS):
-        table.add_column(header, justify="left" if index in (0, 1, 9) else "right")
-    for row in play_rows(summaries):
-        table.add_row(*row)
-    Console(width=None if sys.stdout.isatty() else 200).print(table)
-    print(
+    _print_rich(
+        "Games played without seeing hidden cards",
+        PLAY_HEADERS,
+        (0, 1, 9),
+        play_rows(summaries),
         "won %: games won (a player that never sees the stock or face-down cards); interval: "
         "95% Wilson; complete knowledge: the same deals proven won by the solver; ratio: the "
-        "two rates divided; times: CPU seconds per game"
+        "two rates divided; times: CPU seconds per game",
     )
 
 
 def print_table(summaries: Sequence[VariantSummary]) -> None:
     """The report as a table on the terminal."""
+    _print_rich(
+        "Winnability survey",
+        HEADERS,
+        (0, 9),
+        rows(summaries),
+        "won %: deals proven won; interval: 95% Wilson, unknowns counted as lost (low) and as"
+        " won (high); times: CPU seconds per decided deal",
+    )
+
+
+def _print_rich(
+    title: str,
+    headers: Sequence[str],
+    left: Sequence[int],
+    cells: Sequence[Sequence[str]],
+    footnote: str,
+) -> None:
+    """A table on the terminal, columns ``left`` aligned left, then its footnote."""
     import sys
 
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="Winnability survey", title_justify="left")
-    for index, header in enumerate(HEADERS):
-        table.add_column(header, justify="left" if index in (0, 9) else "right", no_wrap=index < 9)
-    for row in rows(summaries):
+    table = Table(title=title, title_justify="left")
+    for index, header in enumerate(headers):
+        table.add_column(
+            header, justify="left" if index in left else "right", no_wrap=index != left[-1]
+        )
+    for row in cells:
         table.add_row(*row)
     # A pipe or a file gets the whole table, not one cut to 80 columns.
     Console(width=None if sys.stdout.isatty() else 200).print(table)
-    print(
-        "won %: deals proven won; interval: 95% Wilson, unknowns counted as lost (low) and as"
-        " won (high); times: CPU seconds per decided deal"
-    )
+    print(footnote)
 
 
 # -- charts -------------------------------------------------------------------------
