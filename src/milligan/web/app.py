@@ -37,6 +37,7 @@ from milligan.web.deps import ApiError, GameQuota, HelpBudget, SolverPool
 from milligan.web.guard import BODY_LIMIT, BodyLimitMiddleware, GuardMiddleware
 from milligan.web.routes import router
 from milligan.web.settings import ServerSettings
+from milligan.web.tutorial import router as tutorial_router
 from milligan.web.winnable import WinnableFiller
 
 STATIC = Path(__file__).parent / "static"
@@ -55,6 +56,7 @@ PAGES = (
     "/stats",
     "/about",
     "/daily",
+    "/tutorial",
 )
 
 PLACEHOLDER = """<!doctype html>
@@ -238,6 +240,7 @@ def create_app(
     app.include_router(router)
     app.include_router(daily_router)
     app.include_router(analysis_router)
+    app.include_router(tutorial_router)
     for page in PAGES:
         app.add_api_route(page, _index, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
