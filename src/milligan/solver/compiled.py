@@ -161,7 +161,7 @@ def search(
         budget.spent += int(core.positions)
         del core
         if verdict == "won":
-            return "won", _moves(path), budget.spent
+            return "won", decode_path(path), budget.spent
         if budget.exhausted():
             return "unknown", (), budget.spent
     return complete(arguments, table, budget)
@@ -280,13 +280,13 @@ def complete(
         budget.spent += int(core.positions)
         del core
         if verdict == "won" or verdict == "lost":
-            return str(verdict), _moves(path), budget.spent
+            return str(verdict), decode_path(path), budget.spent
         if budget.exhausted():
             return "unknown", (), budget.spent
     core = _core.Core(table_bytes=table, **arguments)
     limit, deadline = budget.share(1)
     verdict, path = core.search(limit, deadline, budget.report, budget.began)
-    return str(verdict), _moves(path), budget.spent + int(core.positions)
+    return str(verdict), decode_path(path), budget.spent + int(core.positions)
 
 
 def unpack_line(tail: bytes) -> tuple[Move, ...]:
@@ -302,7 +302,8 @@ def unpack_line(tail: bytes) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def _moves(path: list[tuple[int, int, int, int]] | None) -> tuple[Move, ...]:
+def decode_path(path: list[tuple[int, int, int, int]] | None) -> tuple[Move, ...]:
+    """Engine moves from the core's (kind, source, count, target) path (None: no moves)."""
     return tuple(decode_move(*step) for step in path) if path is not None else ()
 
 

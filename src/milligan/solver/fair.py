@@ -380,7 +380,7 @@ def _stage(
             core.forbid(*_key(old, world))
     verdict, won, found = core.stage(budget, -1.0, CANDIDATES * 2)
     if verdict == "won":
-        return [(compiled._moves(won), float("inf"))]
+        return [(compiled.decode_path(won), float("inf"))]
     out = []
     for score, tail in found:
         out.append((compiled.unpack_line(tail) + (DEAL,), float(score)))
@@ -393,16 +393,28 @@ def _mode(position: Position) -> str:
 
 
 def _key(view: Observation, world: Position) -> tuple[int, int]:
-    """The core's key of a position the player saw (hidden cards from ``world``'s stock).
+    """The core's key of a position the player saw earlier in this stage.
 
-    Only positions with as many cards in the stock as ``world`` are compared,
-    and the core's keys do not look at the stock's order, so any filling
-    gives the same key.
+    Its hidden cards are filled in from ``world``: the stock (the core's keys
+    do not look at the stock's order, and the stage is the same, so its
+    length is too), and each face-down card from the one ``world`` has at
+    the same place (a face-down card never moves).  A place ``world`` shows
+    face up gets any card: that position cannot be ``world``'s anyway.
     """
-    rng = random.Random(0)
-    filled = sample_position(view, rng)
-    core = compiled.new_core(filled, 1)
-    k1, k2 = core.key()
+    columns = tuple(
+        tuple(
+            card
+            if card is not None
+            else (world.columns[c][i] if i < world.face_down[c] else CARDS[0][0])
+            for i, card in enumerate(cards)
+        )
+        for c, cards in enumerate(view.columns)
+    )
+    down = tuple(sum(card is None for card in cards) for cards in view.columns)
+    seen = Position(
+        view.variant, columns, down, view.foundations, world.stock, view.reprieve, view.moved
+    )
+    k1, k2 = compiled.new_core(seen, 1).key()
     return int(k1), int(k2)
 
 
