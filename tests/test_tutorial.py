@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -11,6 +13,8 @@ from milligan.store import open_database
 from milligan.tutorial import LESSONS, UNDO, LessonError, accepts, replay
 from milligan.web.app import create_app
 from milligan.web.settings import ServerSettings
+
+TUTORIAL_JS = Path(__file__).parents[1] / "src/milligan/web/static/js/tutorial.js"
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.key)
@@ -50,6 +54,12 @@ def test_replay_refuses_moves_the_lesson_does_not_ask_for():
         replay(lesson, ["1>2", "D"])
     assert accepts(lesson.steps[0], " 1 : 1 > 2 ")
     assert not accepts(lesson.steps[0], "nonsense")
+
+
+def test_every_lesson_has_its_texts_in_the_page():
+    page = TUTORIAL_JS.read_text()
+    for lesson in LESSONS:
+        assert f"\n  {lesson.key}: [N_(" in page, lesson.key
 
 
 @pytest.fixture

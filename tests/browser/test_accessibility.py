@@ -49,7 +49,7 @@ def test_no_serious_findings_on_any_page(browser: Browser, server: str, width: i
     findings: list[str] = []
     try:
         for path in ("/", "/play", "/rules", "/stats", "/about", "/play/classic/42",
-                     "/play/improved/7"):
+                     "/play/improved/7", "/tutorial"):
             visit(page, server, path)
             findings += [f"{path} at {width} px: {item}" for item in audit(page)]
         # The table with a reprieve open, and the new-game dialog.

@@ -8,6 +8,7 @@ import { loadSettings, settings } from "./settings.js";
 import { showGame } from "./table.js";
 import { showHome, showRules, showStats, showAbout } from "./pages.js";
 import { showDaily } from "./daily.js";
+import { showTutorial } from "./tutorial.js";
 import { openSettingsDialog } from "./dialogs.js";
 import { VARIANTS } from "./variants.js";
 
@@ -96,6 +97,8 @@ function route({ keepFocus = false } = {}) {
     showStats(main);
   } else if (parts[0] === "daily") {
     teardown = showDaily(main, app);
+  } else if (parts[0] === "tutorial") {
+    teardown = showTutorial(main);
   } else if (parts[0] === "about") {
     showAbout(main);
   } else {

@@ -34,7 +34,9 @@ export async function showHome(main, app) {
           h("a", { class: "button big", href: "/daily", "data-link": true },
             t("Daily deal")),
           h("a", { class: "button big", href: "/rules", "data-link": true },
-            t("How to play"))))),
+            t("How to play")),
+          h("a", { class: "button big", href: "/tutorial", "data-link": true },
+            t("Tutorial"))))),
     resume,
     h("section", { class: "variants", "aria-labelledby": "variants-title" },
       h("h2", { id: "variants-title" }, t("Variants")),
@@ -72,7 +74,7 @@ function variantSummary(key) {
 // -- rules -------------------------------------------------------------------------
 
 /** A small table of columns drawn with the game's own cards. */
-function diagram(columns, { reprieve = null, moved = [], bad = [], caption = "" } = {}) {
+export function diagram(columns, { reprieve = null, moved = [], bad = [], caption = "" } = {}) {
   const movedSet = new Set(moved.map(([c, i]) => `${c}:${i}`));
   const badSet = new Set(bad.map(([c, i]) => `${c}:${i}`));
   const figure = h("figure", { class: "diagram" });
@@ -140,6 +142,8 @@ export function showRules(main) {
     p(t("Miss Milligan is a patience for one player with two decks of cards shuffled "
       + "together. Its special rule, the reprieve, lets you rearrange the table freely for a "
       + "while whenever a column becomes empty.")),
+    h("p", {}, h("a", { href: "/tutorial", "data-link": true },
+      t("Learn by playing: the tutorial"))),
     section(t("Aim"),
       p(t("Move all 104 cards to the eight foundations, two for each suit, each built up "
         + "from ace to king."))),
