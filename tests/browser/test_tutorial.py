@@ -108,3 +108,12 @@ def test_the_rules_page_links_to_the_tutorial(page: Page, server: str) -> None:
     page.wait_for_url(re.compile(r"/tutorial$"))
     expect(page.locator(".tutorial-lesson")).to_have_attribute("data-step", "1.0")
     expect(page.get_by_label("Your move")).to_be_focused()
+    # The move keys type into the field: 1>4 is refused with the engine's reason.
+    keys = page.get_by_role("group", name="Move keys")
+    for key in ("1", ">", "4", "3"):
+        keys.get_by_role("button", name=key, exact=True).click()
+    keys.get_by_role("button", name="Erase").click()
+    expect(page.get_by_label("Your move")).to_have_value("1>4")
+    expect(page.get_by_label("Your move")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(".tutorial-answer")).to_contain_text("Not allowed: nine of clubs")

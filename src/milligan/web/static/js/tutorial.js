@@ -104,6 +104,18 @@ function goalText(key, step) {
   return t(goal[0], params);
 }
 
+/** Keys that type into the move field: the columns, ":", ">", F, D, S and erase. */
+function keypad(field, position) {
+  const keys = [...position.columns.map((_, i) => String(i + 1)), ":", ">", "F", "D", "S"];
+  const press = (text) => {
+    field.value = text === null ? field.value.slice(0, -1) : field.value + text;
+    field.focus();
+  };
+  return h("span", { class: "tutorial-keys", role: "group", "aria-label": t("Move keys") },
+    keys.map((key) => h("button", { type: "button", onclick: () => press(key) }, key)),
+    h("button", { type: "button", "aria-label": t("Erase"), onclick: () => press(null) }, "⌫"));
+}
+
 export function showTutorial(main) {
   let lessons = [];
   let index = 0;
@@ -153,7 +165,7 @@ export function showTutorial(main) {
       if (lower === "u" || lower === "undo") undo();
       else submit(text);
     } },
-    h("label", { for: "tutorial-move" }, t("Your move")), field,
+    h("label", { for: "tutorial-move" }, t("Your move")), field, keypad(field, position),
     h("button", { type: "submit", class: "primary" }, t("Play")),
     h("button", { type: "button", onclick: () => undo() }, t("Undo")),
     h("button", { type: "button", onclick: () => startLesson(index) }, t("Restart the lesson")));
