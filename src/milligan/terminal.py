@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
@@ -360,4 +362,8 @@ def play(
     changed.  Quitting (``q``, Ctrl-C, Ctrl-D) or resigning with unsaved moves
     offers to save them first.
     """
+    # Ctrl-C must reach the game as KeyboardInterrupt even when the shell
+    # that started it ignores SIGINT (a background job inherits SIG_IGN)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     return _Session(game, save_path, base, read, out).run()

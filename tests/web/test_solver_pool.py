@@ -128,7 +128,8 @@ def test_one_request_per_player_and_a_bounded_queue(client: TestClient) -> None:
     assert full.status_code == 503 and full.json()["error"] == "busy"
     for job in held.jobs:
         job.future.set_result(SimpleNamespace(result="unknown", moves=(), move=None,
-                                              win_chance=0.0, samples=0))
+                                              win_chance=0.0, samples=0, plan=(),
+                                              repeats=False))
     first.join(timeout=60)
     second.join(timeout=60)
     assert client.get(f"/api/games/{games[2]['id']}", headers=player_headers(2)).json()[
