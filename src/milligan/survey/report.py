@@ -448,6 +448,6 @@ def _skill_chart(plays: Sequence[PlaySummary], names: Sequence[str]) -> Figure:
     axes.set_ylim(0, 100)
     axes.set_ylabel("deals won (%)")
     axes.set_title("Skill against luck: win rates with 95% intervals")
-    axes.legend(loc="upper right", fontsize=8)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize=8)
     axes.grid(axis="y", alpha=0.3)
     return figure
