@@ -66,3 +66,24 @@ def test_report_plots_into_a_file_or_nowhere_is_one_line(tmp_path: Path) -> None
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
         assert "cannot write" in done.stderr
+
+
+def test_solving_a_won_record_adds_no_move(tmp_path: Path) -> None:
+    from milligan.game import Game
+    from milligan.record import Record
+    from milligan.solver import solve
+
+    game = Game.new("classic", 1)
+    for move in solve(game, max_positions=1_000_000).moves:
+        game.play(move)
+    assert game.status == "won"
+    path = tmp_path / "won.json"
+    path.write_text(Record.of(game).to_json())
+    done = subprocess.run(
+        milligan("solve", str(path), "--json", env=dict(os.environ)),
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["result"] == "won" and out["moves"] == [str(move) for move in game.moves]
+    assert Record.from_dict(out).replay().status == "won"
