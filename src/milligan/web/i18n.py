@@ -29,6 +29,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
 from milligan import __version__
+from milligan.errors import REASONS
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -104,6 +105,14 @@ def extract() -> Catalog:
                 existing.locations.append((where, 0))
                 continue
             template.add(msgid, locations=[(where, 0)])
+    # the engine's refusal reasons: the page words them by code (reasons.js)
+    for code, text in REASONS.items():
+        existing = template.get(text)
+        if existing is not None:
+            existing.auto_comments.append(f"refusal reason {code}")
+        else:
+            template.add(text, auto_comments=[f"refusal reason {code}"],
+                         locations=[("../errors.py", 0)])
     return template
 
 
@@ -181,7 +190,9 @@ def compiled(language: str) -> dict[str, Any]:
             messages[message.id[0]] = {"one": forms[0], "other": forms[-1]}
         else:
             messages[message.id] = message.string
-    return {"language": language, "messages": messages}
+    # the refusal reasons' English wording by code: the page looks a code up
+    # here, then translates the wording like any other message
+    return {"language": language, "messages": messages, "reasons": dict(REASONS)}
 
 
 def compile_all() -> list[Path]:

@@ -10,6 +10,7 @@ export const LANGUAGES = {
 };
 
 let messages = {};
+let reasons = {};
 let current = "en";
 
 /** The language to start with: the saved choice, else the browser's, else English. */
@@ -30,8 +31,14 @@ export async function loadLanguage(lang) {
   if (!response.ok) throw new Error(`no catalog for ${lang}`);
   const data = await response.json();
   messages = data.messages || {};
+  reasons = data.reasons || {};
   current = lang;
   document.documentElement.lang = lang;
+}
+
+/** The English wording of an engine refusal code (milligan.errors.REASONS), or undefined. */
+export function reasonTemplate(code) {
+  return Object.hasOwn(reasons, code) ? reasons[code] : undefined;
 }
 
 export function language() {
