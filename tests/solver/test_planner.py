@@ -22,7 +22,7 @@ def core_for(position: Position, *, planner: bool = True) -> object:
 
 
 def plans_of(position: Position) -> list[tuple[Move, ...]]:
-    return [compiled._moves(plan) for plan in core_for(position).plans()]  # type: ignore[attr-defined]
+    return [compiled.decode_path(plan) for plan in core_for(position).plans()]
 
 
 def replay(position: Position, moves: tuple[Move, ...]) -> Position:
@@ -48,7 +48,7 @@ def test_planner_digs_a_card_out_and_sends_it_up() -> None:
     core = core_for(start)
     verdict, path = core.search(-1, -1.0, None, 0.0)  # type: ignore[attr-defined]
     assert verdict == "won"
-    check_win(start, compiled._moves(path))
+    check_win(start, compiled.decode_path(path))
 
 
 @needs_core
@@ -112,7 +112,7 @@ def test_staged_search_wins_replay_and_repeat() -> None:
                 lambda positions, seconds: None,
             )
             assert verdict == "won", (variant, number)
-            moves = compiled._moves(path)
+            moves = compiled.decode_path(path)
             check_win(start, moves)
             answers.append(moves)
         assert answers[0] == answers[1]
@@ -126,7 +126,7 @@ def test_a_stage_never_deals() -> None:
     assert verdict != "won" and len(candidates) == 6
     for _, packed in candidates:
         numbers = [int.from_bytes(packed[i:i + 4], "big") for i in range(0, len(packed), 4)]
-        moves = compiled._moves(
+        moves = compiled.decode_path(
             [(m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15) for m in numbers]
         )
         assert "D" not in [str(move) for move in moves]
