@@ -57,6 +57,10 @@ REASONS: dict[str, str] = {
     "game_resigned": "the game is over: it was resigned",
     "already_won": "the game is already won",
     "already_resigned": "the game was already resigned",
+    # §6.2: the server treats a dead end as the end of the game (D9)
+    "game_lost": "the game is over: it is lost",
+    "already_lost": "the game is already lost",
+    "not_over": "a game can be exported once it is over",
     # §6.5
     "no_undo": "there is no move to undo",
     "no_redo": "there is no move to redo",

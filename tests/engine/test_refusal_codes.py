@@ -20,6 +20,7 @@ import milligan
 from milligan import Game, IllegalMoveError, Move, Position, Record, Variant
 from milligan.errors import REASONS, describe
 from milligan.moves import DEAL, STOP
+from milligan.web import routes
 
 from .conftest import build_position as build
 from .test_boundaries import ENGINE
@@ -76,9 +77,23 @@ CASES: dict[str, tuple[Callable[[], object], dict[str, object]]] = {
     "game_resigned": (lambda: resigned().play("5>F"), {}),
     "already_won": (lambda: _won().resign(), {}),
     "already_resigned": (lambda: resigned().resign(), {}),
+    # refused by the server, which ends the game at a dead end (D9)
+    "game_lost": (lambda: routes._must_be_playing(_lost(), "help"), {}),
+    "already_lost": (lambda: routes.give_up(_lost()), {}),
+    "not_over": (lambda: routes.record_of(Game.new("classic", 42)), {}),
     "no_undo": (lambda: Game.new("classic", 42).undo(), {}),
     "no_redo": (lambda: Game.new("classic", 42).redo(), {}),
 }
+
+
+def _lost() -> Game:
+    """One-deck deal 1 played into a dead end."""
+    game = Game.new("one-deck", 1)
+    line = "4>2 S D 2>4 D D 2>1 D 4>F D D 3>2 D D 1>F 3>F D D 4>F D 2>F 2>1 D 1>F 2>F"
+    for move in line.split(" "):
+        game.play(move)
+    assert game.status == "lost"
+    return game
 
 
 def _won() -> Game:

@@ -77,9 +77,28 @@ def _checked_id(game_id: str) -> str:
     return game_id
 
 
+#: Why a finished game refuses a change, and a second resignation, by status.
+OVER = {"won": "game_won", "resigned": "game_resigned", "lost": "game_lost"}
+ALREADY = {"won": "already_won", "resigned": "already_resigned", "lost": "already_lost"}
+
+
 def _must_be_playing(game: Game, what: str) -> None:
     if game.status != "playing":
-        raise IllegalMoveError(what, f"the game is over ({game.status})")
+        raise IllegalMoveError.refuse(what, OVER[game.status])
+
+
+def give_up(game: Game) -> None:
+    """Resign ``game``, which must still be in play (a lost game is over, D9)."""
+    if game.status != "playing":
+        raise IllegalMoveError.refuse("resign", ALREADY[game.status])
+    game.resign()
+
+
+def record_of(game: Game) -> dict[str, Any]:
+    """The record of a finished game (a game in play is not exported)."""
+    if game.status == "playing":
+        raise IllegalMoveError.refuse("record", "not_over")
+    return Record.of(game).to_dict()
 
 
 # -- variants and games -----------------------------------------------------------------
@@ -225,11 +244,6 @@ def resign(
 ) -> GamePublic:
     """Give up: the game is over (and a random deal's number is shown)."""
 
-    def give_up(game: Game) -> None:
-        if game.status != "playing":
-            raise IllegalMoveError("resign", f"the game is already over ({game.status})")
-        game.resign()
-
     return _change(games, player, game_id, give_up, (body or Expect()).expect)
 
 
@@ -334,9 +348,7 @@ def export_record(game_id: str, player: PlayerDep, games: GamesDep) -> dict[str,
     """The ``milligan-record/1`` record of a finished game."""
 
     def record(live: Live) -> dict[str, Any]:
-        if live.game.status == "playing":
-            raise IllegalMoveError("record", "a game can be exported once it is over")
-        return Record.of(live.game).to_dict()
+        return record_of(live.game)
 
     return games.read(player, _checked_id(game_id), record)
 
