@@ -48,14 +48,14 @@ from milligan.position import Observation, Position
 from milligan.solver import compiled, plain
 from milligan.solver.results import Hint
 from milligan.solver.sampling import sample_position
-from milligan.solver.shorten import _merge_runs, _shortcuts
+from milligan.solver.shorten import simplify
 
 #: Samples per decision, and the positions one decision may expand in all.
 DEFAULT_SAMPLES = 8
 DEFAULT_POSITIONS = 1_000_000
 #: Candidate plans scored per decision.
 CANDIDATES = 6
-#: The stage search's share of a decision's positions (the rest solves samples).
+#: The stage search's share of a decision's positions (see CHANCE_SHARE for the rest).
 STAGE_SHARE = 0.15
 #: The position table of each search: fixed, so advice never depends on the machine.
 MEMORY_MB = 64
@@ -455,9 +455,7 @@ def _search(position: Position, budget: int) -> tuple[str, tuple[Move, ...], int
 
 def _shorten(start: Position, moves: Sequence[Move]) -> tuple[Move, ...]:
     """The same line, detours and cycles cut (it visits only positions it visited)."""
-    if not moves:
-        return ()
-    return _merge_runs(start, _shortcuts(start, tuple(moves)))
+    return simplify(start, moves) if moves else ()
 
 
 def _visits(start: Position, moves: Iterable[Move], seen: set[Observation]) -> bool:

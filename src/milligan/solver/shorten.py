@@ -40,11 +40,20 @@ def shorten(start: Position, moves: Sequence[Move]) -> tuple[Move, ...]:
 
     Each pass keeps the line legal and winning (checked by the engine).
     """
-    # one shortcut pass does nearly all the work; a second costs seconds and
-    # rarely saves a move, since the line it walks is dense with free moves
-    line = _merge_runs(start, _shortcuts(start, tuple(moves)))
+    line = simplify(start, moves)
     check_win(start, line)
     return line
+
+
+def simplify(start: Position, moves: Sequence[Move]) -> tuple[Move, ...]:
+    """The same line with cycles cut, detours shortcut and run moves merged.
+
+    It ends in the same position and passes only through positions the
+    original line passed through.
+    """
+    # one shortcut pass does nearly all the work; a second costs seconds and
+    # rarely saves a move, since the line it walks is dense with free moves
+    return _merge_runs(start, _shortcuts(start, tuple(moves)))
 
 
 def _shortcuts(start: Position, moves: tuple[Move, ...]) -> tuple[Move, ...]:
