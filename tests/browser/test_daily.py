@@ -55,6 +55,9 @@ def test_daily_page_by_keyboard_then_share(page: Page, server: str, screenshots:
     page.get_by_role("button", name="Copy").click()
     expect(page.locator("#live")).to_have_text("Copied to the clipboard")
     page.screenshot(path=str(screenshots / "daily-share.png"))
+    # the statistics page shows the daily streak beside the table
+    page.goto(f"{server}/stats")
+    expect(page.locator(".stats .daily-streak")).to_contain_text("Daily streak: 0 days")
 
 
 def test_the_daily_page_in_french_and_a_future_date(page: Page, server: str) -> None:

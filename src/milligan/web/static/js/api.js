@@ -62,5 +62,6 @@ export const api = {
   record: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record`),
   importRecord: (record) => call("POST", "/api/games/import", record),
   stats: () => call("GET", "/api/stats"),
+  dailyStats: () => call("GET", "/api/daily/stats"),
   variants: () => call("GET", "/api/variants"),
 };

@@ -247,6 +247,12 @@ export async function showStats(main) {
     "aria-label": t("Statistics") }, table),
     h("p", { class: "muted" }, t("Games in which you watched the solver's solution count as "
       + "assisted.")));
+  // the daily deals keep a streak of their own (see the daily page)
+  api.dailyStats().then((daily) => {
+    page.append(h("p", { class: "daily-streak" },
+      `${nt("Daily streak: {n} day", "Daily streak: {n} days", daily.current_streak)} · `
+      + nt("best {n} day", "best {n} days", daily.best_streak)));
+  }, () => {});
 }
 
 // -- about ------------------------------------------------------------------------
