@@ -20,7 +20,7 @@ from playwright.sync_api import Page, Response, expect
 from pydantic import TypeAdapter
 
 from milligan.errors import REASONS
-from milligan.web.routes import router
+from milligan.web.app import ROUTERS
 from milligan.web.schemas import ErrorPublic
 
 
@@ -51,7 +51,7 @@ def moves_shown(page: Page, moves: int) -> None:
 
 def route_for(method: str, path: str) -> APIRoute:
     """The API route that answers ``method path``."""
-    for route in router.routes:
+    for route in (route for api_router in ROUTERS for route in api_router.routes):
         if isinstance(route, APIRoute) and method in route.methods:
             pattern = re.sub(r"\{\w+\}", r"[^/]+", route.path)
             if re.fullmatch(pattern, path):

@@ -40,6 +40,9 @@ from milligan.web.settings import ServerSettings
 from milligan.web.tutorial import router as tutorial_router
 from milligan.web.winnable import WinnableFiller
 
+#: The API's routers: the game, the daily deal, post-game analysis, the tutorial.
+ROUTERS = (router, daily_router, analysis_router, tutorial_router)
+
 STATIC = Path(__file__).parent / "static"
 COOKIE = "milligan_player"
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
@@ -237,10 +240,8 @@ def create_app(
     app.state.solver_pool = pool
     app.state.quota = GameQuota(settings.games_per_minute)
     app.state.winnable = filler
-    app.include_router(router)
-    app.include_router(daily_router)
-    app.include_router(analysis_router)
-    app.include_router(tutorial_router)
+    for api_router in ROUTERS:
+        app.include_router(api_router)
     for page in PAGES:
         app.add_api_route(page, _index, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")

@@ -29,7 +29,8 @@ function encode(body) {
   return text;
 }
 
-async function call(method, path, body) {
+/** One request to the API: the answer's JSON, or an ApiError for a 4xx or 5xx. */
+export async function call(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";

@@ -1,7 +1,7 @@
 // The daily deal page (docs/RULES.md §10): the same proven-winnable deal for everyone on a
 // UTC date, the player's game of it, the daily streak, and a result to share without spoilers.
 
-import { ApiError } from "./api.js";
+import { call } from "./api.js";
 import { h, clear, duration, announce } from "./dom.js";
 import { t, nt } from "./i18n.js";
 import { VARIANTS, variantTitle } from "./variants.js";
@@ -11,27 +11,6 @@ function todayUtc() {
   return new Date().toISOString().slice(0, 10);
 }
 
-// Deal numbers may exceed JavaScript's exact integers: keep the digits as text.
-function parse(text) {
-  return JSON.parse(text.replace(/"deal":\s*(\d{16,})/g, '"deal":"$1"'));
-}
-
-async function call(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, options);
-  let data = {};
-  try {
-    data = parse(await response.text());
-  } catch {
-    data = {};
-  }
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
-}
 
 /** The spoiler-free result: date, variant, outcome, moves, time, hints and the link. */
 export function shareText(daily, origin) {

@@ -6,7 +6,7 @@
 // The server keeps nothing; the page keeps the lesson's moves and positions, and the
 // finished lessons in localStorage ("milligan.tutorial").
 
-import { ApiError } from "./api.js";
+import { call } from "./api.js";
 import { cardName } from "./cards.js";
 import { h, clear } from "./dom.js";
 import { t, N_ } from "./i18n.js";
@@ -79,22 +79,6 @@ function saveDone(done) {
   }
 }
 
-async function call(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, options);
-  let data = {};
-  try {
-    data = await response.json();
-  } catch {
-    data = {};
-  }
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
-}
 
 function goalText(key, step) {
   const goal = TEXTS[key][2 + step];
