@@ -495,6 +495,7 @@ def test_hint_and_solution_playback(page: Page, server: str) -> None:
     message = page.locator(".message")
     expect(message).to_contain_text("Hint: Deal a row", timeout=60_000)
     expect(message).to_contain_text("chance of winning: 100%")
+    expect(message).to_contain_text(re.compile(r"over \d+ sampled deals"))  # an estimate
     expect(page.locator(".stock.hinted")).to_be_visible()
     expect(page.locator(".foundations.hint-target")).to_have_count(0)
     page.locator('[data-action="solve"]').click()
