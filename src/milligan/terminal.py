@@ -362,8 +362,10 @@ def play(
     changed.  Quitting (``q``, Ctrl-C, Ctrl-D) or resigning with unsaved moves
     offers to save them first.
     """
-    # Ctrl-C must reach the game as KeyboardInterrupt even when the shell
-    # that started it ignores SIGINT (a background job inherits SIG_IGN)
+    # Ctrl-C must reach the game as KeyboardInterrupt even when whatever
+    # started it ignores or blocks SIGINT (a background job inherits SIG_IGN,
+    # and a signal mask survives exec)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     return _Session(game, save_path, base, read, out).run()
