@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
 
 from milligan.record import Record
-from milligan.store.games import GameNotFoundError, Live
+from milligan.store.games import Live
 from milligan.web.deps import (
     ApiError,
     BudgetDep,
@@ -21,6 +21,7 @@ from milligan.web.deps import (
     PlayerDep,
     PoolDep,
     SolverDep,
+    checked_id,
     json_writes,
 )
 from milligan.web.schemas import AnalysisPublic, ErrorPublic
@@ -30,8 +31,6 @@ MAX_SOLVES = 16
 #: The fair player's budget at each point it is asked.
 FAIR_SAMPLES = 4
 FAIR_POSITIONS = 20_000
-#: Game ids are 22 characters; anything much longer is not one.
-ID_LENGTH_LIMIT = 64
 
 router = APIRouter(
     prefix="/api",
@@ -61,8 +60,7 @@ async def analysis(
     pool: PoolDep,
 ) -> AnalysisPublic:
     """The turning point of a lost or resigned game, a better line, the fair player's drops."""
-    if len(game_id) > ID_LENGTH_LIMIT:
-        raise GameNotFoundError(game_id)
+    game_id = checked_id(game_id)
     from milligan.solver.analysis import analyse, default_solves
 
     with pool.turn(player):

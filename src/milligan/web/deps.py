@@ -19,10 +19,20 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Request
 
 from milligan.store.database import Database
-from milligan.store.games import Games
+from milligan.store.games import GameNotFoundError, Games
 from milligan.web.settings import ServerSettings
 from milligan.web.winnable import WinnableFiller
 from milligan.web.worker import Lane, WorkerStopped
+
+#: Game ids are 22 characters; anything much longer is not one.
+ID_LENGTH_LIMIT = 64
+
+
+def checked_id(game_id: str) -> str:
+    """A game id from a path, refused as unknown (404) when it is far too long to be one."""
+    if len(game_id) > ID_LENGTH_LIMIT:
+        raise GameNotFoundError(game_id)
+    return game_id
 
 T = TypeVar("T")
 

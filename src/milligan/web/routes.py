@@ -24,7 +24,7 @@ from milligan.errors import IllegalMoveError
 from milligan.game import Game
 from milligan.position import Observation, Position
 from milligan.record import Record
-from milligan.store.games import GameNotFoundError, Games, Live
+from milligan.store.games import Games, Live
 from milligan.variants import Variant
 from milligan.web.deps import (
     ApiError,
@@ -37,6 +37,7 @@ from milligan.web.deps import (
     QuotaDep,
     SettingsDep,
     SolverDep,
+    checked_id,
     json_writes,
 )
 from milligan.web.schemas import (
@@ -61,20 +62,11 @@ from milligan.web.views import (
     variant_list,
 )
 
-#: Game ids are 22 characters; anything much longer is not one.
-ID_LENGTH_LIMIT = 64
-
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorPublic} for status in (404, 409, 413, 422)
 }
 
 router = APIRouter(prefix="/api", responses=ERRORS, dependencies=[Depends(json_writes)])
-
-
-def _checked_id(game_id: str) -> str:
-    if len(game_id) > ID_LENGTH_LIMIT:
-        raise GameNotFoundError(game_id)
-    return game_id
 
 
 #: Why a finished game refuses a change, and a second resignation, by status.
@@ -194,13 +186,13 @@ def import_game(
 @router.get("/games/{game_id}", response_model=GamePublic)
 def get_game(game_id: str, player: PlayerDep, games: GamesDep) -> GamePublic:
     """One of this player's games."""
-    return games.read(player, _checked_id(game_id), game_public)
+    return games.read(player, checked_id(game_id), game_public)
 
 
 def _change(
     games: Games, player: str, game_id: str, action: Callable[[Game], object], expect: int | None
 ) -> GamePublic:
-    return games.change(player, _checked_id(game_id), action, game_public, expect)
+    return games.change(player, checked_id(game_id), action, game_public, expect)
 
 
 @router.post("/games/{game_id}/moves", response_model=GamePublic)
@@ -294,7 +286,7 @@ async def hint(
     pool: PoolDep,
 ) -> HintPublic:
     """A fair hint: the solver sees only what the player sees. Counted in statistics."""
-    game_id = _checked_id(game_id)
+    game_id = checked_id(game_id)
     budgets = {"samples": budget.hint_samples, "max_positions": budget.hint_positions}
     with pool.turn(player):
         line, position, revision = await run_in_threadpool(
@@ -328,7 +320,7 @@ async def solution(
     pool: PoolDep,
 ) -> SolutionPublic:
     """A solution from the current position, with full knowledge: marks the game assisted."""
-    game_id = _checked_id(game_id)
+    game_id = checked_id(game_id)
     with pool.turn(player):
         position, _ = await run_in_threadpool(games.read, player, game_id, _playing_position)
         solved = await pool.call(
@@ -350,7 +342,7 @@ def export_record(game_id: str, player: PlayerDep, games: GamesDep) -> dict[str,
     def record(live: Live) -> dict[str, Any]:
         return record_of(live.game)
 
-    return games.read(player, _checked_id(game_id), record)
+    return games.read(player, checked_id(game_id), record)
 
 
 # -- statistics -------------------------------------------------------------------------
