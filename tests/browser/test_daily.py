@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 from milligan import daily
 
 
-def shipped_today() -> int:
-    number = daily.shipped()["classic"].get(daily.today().isoformat())
+def shipped_today(variant: str = "classic") -> int:
+    number = daily.shipped()[variant].get(daily.today().isoformat())
     if number is None:
         pytest.skip("today is outside the shipped daily deals")
     return number
@@ -58,6 +58,40 @@ def test_daily_page_by_keyboard_then_share(page: Page, server: str, screenshots:
     # the statistics page shows the daily streak beside the table
     page.goto(f"{server}/stats")
     expect(page.locator(".stats .daily-streak")).to_contain_text("Daily streak: 0 days")
+
+
+def test_a_daily_game_leads_back_to_the_daily_page(
+    page: Page, server: str, screenshots: Path
+) -> None:
+    number = shipped_today("spanish")
+    today = daily.today().isoformat()
+    page.goto(f"{server}/daily?variant=spanish")
+    page.get_by_role("button", name="Play the daily deal").click()
+    page.wait_for_url(re.compile(r"/game/[\w-]+$"))
+    # While it is played, the game page says it is the daily deal.
+    expect(page.locator(".game-daily")).to_have_text(f"Daily deal · {today}")
+    expect(page.locator(".game-info")).to_contain_text(f"Deal {number}")
+    page.locator('[data-action="resign"]').click()
+    page.locator('[data-action="confirm"]').click()
+    expect(page.locator(".end-overlay.resigned")).to_be_visible()
+    back = page.get_by_role("link", name="Back to the daily deal")
+    expect(back).to_be_focused()  # the first way on from a finished daily game
+    expect(back).to_have_attribute("href", f"/daily?variant=spanish&date={today}")
+    page.screenshot(path=str(screenshots / "daily-game-over.png"))
+    back.click()
+    page.wait_for_url(re.compile(rf"/daily\?variant=spanish&date={today}$"))
+    expect(page.get_by_label("Variant")).to_have_value("spanish")
+    share = page.get_by_label("Share your result (no spoilers)")
+    expect(share).to_have_value(re.compile(rf"^Milligan daily {today} .*: lost · 0 moves · "))
+    expect(page.locator(".daily-streak")).to_contain_text("Daily streak: 0 days")
+    # An ordinary game of the same deal is no daily game.
+    page.goto(f"{server}/play/spanish/{number}")
+    expect(page.locator(".tableau .column").first).to_be_visible()
+    expect(page.locator(".game-daily")).to_be_hidden()
+    page.locator('[data-action="resign"]').click()
+    page.locator('[data-action="confirm"]').click()
+    expect(page.locator(".end-overlay.resigned")).to_be_visible()
+    expect(page.get_by_role("link", name="Back to the daily deal")).to_have_count(0)
 
 
 def test_the_daily_page_in_french_and_a_future_date(page: Page, server: str) -> None:

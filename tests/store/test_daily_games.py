@@ -27,6 +27,17 @@ def test_daily_games_are_kept_and_filtered(database: Database) -> None:
     assert len(database.daily_games("p2")) == 1
 
 
+def test_the_day_of_one_daily_game(database: Database) -> None:
+    games = Games(database)
+    daily = games.create("p1", Game.new("classic", 1).variant, 11)
+    plain = games.create("p1", Game.new("classic", 1).variant, 11)
+    database.add_daily_game(daily.row.id, "p1", "2026-12-01", "classic")
+    assert database.daily_day(daily.row.id, "p1") == "2026-12-01"
+    assert database.daily_day(plain.row.id, "p1") is None
+    assert database.daily_day(daily.row.id, "p2") is None  # only its player's daily game
+    assert database.daily_day("no-such-game", "p1") is None
+
+
 def test_a_schema_four_database_gains_the_daily_table(opener: Callable[[], Database]) -> None:
     database = opener()
     played = Games(database).create("p1", Game.new("classic", 1).variant, 7)

@@ -45,6 +45,7 @@ GAME_KEYS = {
     "seconds",
     "title",
     "last",
+    "daily",
 }
 
 

@@ -88,6 +88,40 @@ def test_a_daily_game_shows_its_number_and_is_remembered(client: TestClient) -> 
     assert client.get("/api/daily?variant=strict&date=2026-12-01").json()["game"] is None
 
 
+def test_the_game_says_it_is_the_players_daily_game(new_client) -> None:  # type: ignore[no-untyped-def]
+    one, two = new_client(), new_client()
+    started = one.post("/api/daily/games", json={"variant": "spanish", "date": "2026-12-01"})
+    game = started.json()
+    assert started.status_code == 201 and game["daily"] == "2026-12-01"
+    url = f"/api/games/{game['id']}"
+    assert one.get(url).json()["daily"] == "2026-12-01"
+    # Every answer that carries the game says so.
+    played = one.post(f"{url}/moves", json={"move": game["legal"][0]}).json()
+    assert played["moves"] == 1 and played["daily"] == "2026-12-01"
+    for action in ("undo", "redo", "restart", "resign"):
+        answer = one.post(f"{url}/{action}", json={})
+        assert answer.status_code == 200 and answer.json()["daily"] == "2026-12-01", action
+    assert one.get(url).json()["status"] == "resigned"
+    # Another player cannot read it at all, let alone as a daily game.
+    assert two.get(url).status_code == 404
+    assert two.post(f"{url}/moves", json={"move": "D"}).status_code == 404
+    # The same deal as an ordinary game is no daily game, for either player; nor is a
+    # random game, or the daily game's record imported again.
+    for client in (one, two):
+        plain = client.post("/api/games", json={"variant": "spanish", "deal": game["deal"]})
+        assert plain.status_code == 201 and plain.json()["daily"] is None
+        assert client.get(f"/api/games/{plain.json()['id']}").json()["daily"] is None
+    assert one.post("/api/games", json={"variant": "spanish"}).json()["daily"] is None
+    record = one.get(f"{url}/record").json()
+    imported = one.post("/api/games/import", json=record)
+    assert imported.status_code == 201 and imported.json()["daily"] is None
+    assert one.get(f"/api/games/{imported.json()['id']}").json()["daily"] is None
+    # The other player's own daily game of that deal is theirs.
+    theirs = two.post("/api/daily/games", json={"variant": "spanish", "date": "2026-12-01"})
+    assert theirs.json()["deal"] == game["deal"]
+    assert two.get(f"/api/games/{theirs.json()['id']}").json()["daily"] == "2026-12-01"
+
+
 def _won(database: Database, game_id: str, day: str, finished: str, **changes: object) -> None:
     row = GameRow(
         id=game_id, player="p", variant="classic", deal="1", order=None, secret=False,

@@ -391,6 +391,13 @@ class Database(ABC):
             (game_id, player, day, variant),
         )])
 
+    def daily_day(self, game_id: str, player: str) -> str | None:
+        """The date (``YYYY-MM-DD``) of the daily deal this game of ``player`` is, or None."""
+        rows = self._read(
+            "SELECT day FROM daily_games WHERE game_id = ? AND player = ?", (game_id, player)
+        )
+        return str(rows[0][0]) if rows else None
+
     def daily_games(
         self, player: str, day: str | None = None, variant: str | None = None
     ) -> list[tuple[str, str, GameRow]]:

@@ -106,7 +106,7 @@ async def start_daily(
     def create() -> GamePublic:
         live = games.create(player, Variant.named(body.variant), number)
         database.add_daily_game(live.row.id, player, day.isoformat(), body.variant)
-        return game_public(live)
+        return game_public(live, daily=day.isoformat())
 
     return await run_in_threadpool(create)
 

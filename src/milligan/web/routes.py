@@ -54,6 +54,7 @@ from milligan.web.schemas import (
     VariantPublic,
 )
 from milligan.web.views import (
+    daily_date,
     game_public,
     game_summary,
     hint_public,
@@ -183,16 +184,21 @@ def import_game(
     return game_public(games.import_record(player, record))
 
 
+def _public(games: Games) -> Callable[[Live], GamePublic]:
+    """:func:`game_public` with the date of the daily deal the game is, if it is one."""
+    return lambda live: game_public(live, daily=daily_date(games.database, live.row))
+
+
 @router.get("/games/{game_id}", response_model=GamePublic)
 def get_game(game_id: str, player: PlayerDep, games: GamesDep) -> GamePublic:
     """One of this player's games."""
-    return games.read(player, checked_id(game_id), game_public)
+    return games.read(player, checked_id(game_id), _public(games))
 
 
 def _change(
     games: Games, player: str, game_id: str, action: Callable[[Game], object], expect: int | None
 ) -> GamePublic:
-    return games.change(player, checked_id(game_id), action, game_public, expect)
+    return games.change(player, checked_id(game_id), action, _public(games), expect)
 
 
 @router.post("/games/{game_id}/moves", response_model=GamePublic)

@@ -98,6 +98,11 @@ class GamePublic(Public):
     updated: str
     seconds: float = Field(description="playing time (pauses over 5 minutes count 5 minutes)")
     last: str | None = Field(description="the last move of the line, or null")
+    daily: str | None = Field(
+        default=None,
+        description='the UTC date "YYYY-MM-DD" of the daily deal this game of the player '
+        "was started as (POST /api/daily/games), or null",
+    )
 
 
 class GameSummary(Public):

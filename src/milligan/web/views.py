@@ -12,7 +12,7 @@ from typing import Any
 
 from milligan.position import Position
 from milligan.record import game_to_json
-from milligan.store.database import GameRow
+from milligan.store.database import Database, GameRow
 from milligan.store.games import Live
 from milligan.variants import PRESETS, Variant
 from milligan.web.schemas import (
@@ -38,8 +38,22 @@ def safe_moves(position: Position) -> list[str]:
     return [str(move) for move in safe_auto_moves(position)]
 
 
-def game_public(live: Live) -> GamePublic:
-    """A saved game: the docs/RULES.md §8 position plus what the client needs to play it."""
+def daily_date(database: Database, row: GameRow) -> str | None:
+    """The date of the daily deal that this game of its player is, or None.
+
+    Only a numbered deal dealt by the server can be one: random and imported
+    games are never looked up.
+    """
+    if row.random or row.imported or row.deal is None:
+        return None
+    return database.daily_day(row.id, row.player)
+
+
+def game_public(live: Live, daily: str | None = None) -> GamePublic:
+    """A saved game: the docs/RULES.md §8 position plus what the client needs to play it.
+
+    ``daily`` is the date of the daily deal the game was started as (:func:`daily_date`).
+    """
     game, row = live.game, live.row
     out = game_to_json(game, hide_deal=row.secret)
     position = game.position
@@ -60,6 +74,7 @@ def game_public(live: Live) -> GamePublic:
         updated=row.updated,
         seconds=round(row.seconds, 3),
         last=str(game.moves[-1]) if game.moves else None,
+        daily=daily,
     )
 
 

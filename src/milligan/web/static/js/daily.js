@@ -11,6 +11,11 @@ function todayUtc() {
   return new Date().toISOString().slice(0, 10);
 }
 
+/** The address of the daily page of a variant and a date. */
+export function dailyPath(variant, date) {
+  return `/daily?variant=${encodeURIComponent(variant)}&date=${encodeURIComponent(date)}`;
+}
+
 
 /** The spoiler-free result: date, variant, outcome, moves, time, hints and the link. */
 export function shareText(daily, origin) {
@@ -21,9 +26,7 @@ export function shareText(daily, origin) {
   });
   const figures = [nt("{n} move", "{n} moves", game.moves), duration(game.seconds),
     nt("{n} hint", "{n} hints", game.hints)].join(" · ");
-  const link = `${origin}/daily?variant=${encodeURIComponent(daily.variant)}`
-    + `&date=${daily.date}`;
-  return `${line} · ${figures}\n${link}`;
+  return `${line} · ${figures}\n${origin}${dailyPath(daily.variant, daily.date)}`;
 }
 
 async function copy(text, area) {
@@ -52,8 +55,7 @@ export function showDaily(main, app) {
     max: todayUtc(), required: true });
   const form = h("form", { class: "daily-form", onsubmit: (event) => {
     event.preventDefault();
-    app.navigate(`/daily?variant=${encodeURIComponent(variantSelect.value)}`
-      + `&date=${encodeURIComponent(dateInput.value)}`);
+    app.navigate(dailyPath(variantSelect.value, dateInput.value));
   } },
   h("label", { for: "daily-variant" }, t("Variant")), " ", variantSelect, " ",
   h("label", { for: "daily-date" }, t("Date (UTC)")), " ", dateInput, " ",

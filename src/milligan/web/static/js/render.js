@@ -21,6 +21,7 @@ export function buildFrame(main, on) {
   const els = {};
   els.title = h("h1", { class: "game-title" });
   els.info = h("p", { class: "game-info", "aria-live": "off" });
+  els.daily = h("p", { class: "game-daily", hidden: true });
   els.toolbar = h("div", { class: "toolbar", role: "toolbar", "aria-label": t("Game controls") },
     button("new", t("New game"), on.newGame),
     button("restart", t("Restart"), on.restart),
@@ -56,7 +57,7 @@ export function buildFrame(main, on) {
     h("button", { type: "button", "data-action": "close", onclick: on.closePlayback },
       t("Close")));
   clear(main).append(h("section", { class: "game-view" },
-    h("div", { class: "game-head" }, els.title, els.info), els.toolbar, els.banner,
+    h("div", { class: "game-head" }, els.title, els.daily, els.info), els.toolbar, els.banner,
     els.message, els.playback, els.table));
   return els;
 }
@@ -71,6 +72,8 @@ export function render(els, state) {
     ? variantTitle(game.variant) : game.title || "Miss Milligan";
   document.title = `${title} – Miss Milligan`;
   els.title.textContent = title;
+  els.daily.hidden = !game.daily;
+  els.daily.textContent = game.daily ? t("Daily deal · {date}", { date: game.daily }) : "";
   renderInfo(els, state);
   renderToolbar(els, game);
   renderBanner(els, state);

@@ -23,6 +23,7 @@ import { layout, snapshot, animate } from "./layout.js";
 import { Input } from "./input.js";
 import { Playback } from "./playback.js";
 import { analysisButton } from "./analysis.js";
+import { dailyPath } from "./daily.js";
 import { showHint, solve } from "./hints.js";
 import { describeMove, variantKey } from "./moves.js";
 import { errorText } from "./reasons.js";
@@ -253,6 +254,19 @@ class GameView {
       body = t("This game is over.");
       buttons.push(h("button", { type: "button", class: "primary", onclick: newGame },
         t("New game")));
+    }
+    if (game.daily) {
+      // The daily page holds the share text and the streak: the way on from a daily game.
+      const back = h("a", { class: "button daily-back", href:
+        dailyPath(variantKey(game.variant), game.daily), "data-link": true },
+      t("Back to the daily deal"));
+      if (game.status === "lost") {
+        buttons.splice(1, 0, back);  // after Undo, still the first thing to try at a dead end
+      } else {
+        buttons[0].classList.remove("primary");
+        back.classList.add("primary");
+        buttons.unshift(back);
+      }
     }
     const analysis = game.status === "won" ? null : analysisButton(this);
     if (analysis) buttons.push(analysis.button);
