@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,37 @@ def dask_command() -> str:
     return found
 
 
+def scheduler_command(port: int) -> list[str]:
+    """A Dask scheduler on loopback, without its dashboard."""
+    return [
+        dask_command(),
+        "scheduler",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-dashboard",
+    ]
+
+
+def worker_command(address: str) -> list[str]:
+    """One single-threaded Dask worker process (and its nanny) on loopback."""
+    return [
+        dask_command(),
+        "worker",
+        address,
+        "--nworkers",
+        "1",
+        "--nthreads",
+        "1",
+        "--host",
+        "127.0.0.1",
+        "--no-dashboard",
+        "--memory-limit",
+        "1GB",
+    ]
+
+
 def wait_for_workers(address: str, count: int) -> None:
     from distributed import Client
 
@@ -195,23 +227,8 @@ def wait_for_rows(path: Path, count: int, timeout: float = 60, variant: str = "o
 def test_dask_cluster_on_loopback_survives_a_dying_worker(tmp_path: Path) -> None:
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    dask = dask_command()
-    scheduler = [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
-    worker = [
-        dask,
-        "worker",
-        address,
-        "--nworkers",
-        "1",
-        "--nthreads",
-        "1",
-        "--host",
-        "127.0.0.1",
-        "--no-dashboard",
-        "--memory-limit",
-        "1GB",
-    ]
-    with processes(scheduler, worker, worker, log=tmp_path) as (_, first, _second):
+    worker = worker_command(address)
+    with processes(scheduler_command(port), worker, worker, log=tmp_path) as (_, first, _second):
         wait_for_workers(address, 2)
         path = tmp_path / "survey.sqlite3"
         # Classic deals 1-24 on the two workers. A result the dead worker still
@@ -236,6 +253,90 @@ def test_dask_cluster_on_loopback_survives_a_dying_worker(tmp_path: Path) -> Non
         assert survey_run.returncode == 0, err
         assert "24 deals solved" in out
     check_complete(path, range(1, 25), "classic")
+
+
+def test_dask_worker_joining_mid_survey_gets_deals(tmp_path: Path) -> None:
+    """A second worker started while a survey runs on one is given deals.
+
+    The survey is frozen (SIGSTOP) from its first stored result until the new
+    worker has joined: however slow the machine, most deals are then still to
+    do, and no timing decides the outcome.
+    """
+    from distributed import Client
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    path = tmp_path / "survey.sqlite3"
+    deals = range(1, 121)  # classic deals: some ten seconds of work for one worker
+    (tmp_path / "joining").mkdir()
+    with processes(scheduler_command(port), worker_command(address), log=tmp_path):
+        wait_for_workers(address, 1)
+        with Client(address, timeout="30s") as client:
+            before = set(client.scheduler_info()["workers"])
+            run = subprocess.Popen(
+                survey(path, "1-120", "--scheduler", address, *SLOW, variants=("classic",)),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            try:
+                wait_for_rows(path, 1, variant="classic")
+                # Freeze the survey while the second worker starts, so that it
+                # joins with most deals still to do however slow the machine is.
+                run.send_signal(signal.SIGSTOP)
+                try:
+                    assert run.poll() is None, "the survey ended before the second worker came"
+                    assert len(rows(path, "classic")) < len(deals)
+                    with processes(worker_command(address), log=tmp_path / "joining"):
+                        wait_for_workers(address, 2)
+                        run.send_signal(signal.SIGCONT)
+                        out, err = run.communicate(timeout=100)
+                        (joined,) = set(client.scheduler_info()["workers"]) - before
+                        executed = client.run(
+                            lambda dask_worker: dask_worker.state.executed_count,
+                            workers=[joined],
+                        )[joined]
+                finally:
+                    if run.poll() is None:
+                        run.send_signal(signal.SIGCONT)
+            finally:
+                if run.poll() is None:
+                    run.kill()
+                    run.wait(timeout=30)
+    assert run.returncode == 0, err
+    assert f"{len(deals)} deals solved" in out
+    check_complete(path, deals, "classic")
+    # Only the survey's deals run on this cluster: each task the new worker
+    # executed is a deal it solved.
+    assert executed > 0, "the worker that joined got no deals"
+
+
+class FakeClient:
+    """A Dask client of which only the cluster's threads are asked."""
+
+    def __init__(self) -> None:
+        self.threads = {"tcp://10.0.0.1:40001": 1}
+
+    def nthreads(self) -> dict[str, int]:
+        return dict(self.threads)
+
+
+def test_dask_window_follows_workers_joining_and_leaving(monkeypatch: pytest.MonkeyPatch) -> None:
+    from milligan.survey import runner
+
+    now = [100.0]
+    monkeypatch.setattr(runner, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    client = FakeClient()
+    engine = runner.DaskEngine(client=client)
+    assert engine.slots() == 1
+    client.threads["tcp://10.0.0.2:40002"] = 4  # a machine joins
+    assert engine.slots() == 1  # not asked again yet
+    now[0] += runner.SLOTS_REFRESH
+    assert engine.slots() == 5
+    client.threads.clear()  # every worker gone: one task still waits for the next
+    now[0] += runner.SLOTS_REFRESH
+    assert engine.slots() == 1
+    engine.close()  # not its own client: left open
 
 
 def test_resume_after_kill(tmp_path: Path) -> None:

@@ -44,6 +44,10 @@ MAX_LOST = 3
 #: The per-deal memory cap when there is room for it.
 DEFAULT_MEMORY_MB = 1024
 
+#: Seconds between two readings of a Dask cluster's thread count, which sizes
+#: the window of tasks in flight: workers may join or leave during a survey.
+SLOTS_REFRESH = 5.0
+
 
 class SurveyError(MilliganError):
     """A survey that cannot start (bad deal range, no cluster, no solver)."""
@@ -327,6 +331,9 @@ class DaskEngine:
 
     ``address`` is a scheduler (``tcp://host:8786``); None starts a
     ``LocalCluster`` of ``workers`` single-threaded processes on this machine.
+    :meth:`slots` follows the cluster (read again every :data:`SLOTS_REFRESH`
+    seconds), so a worker that joins during a survey is given deals, and one
+    that leaves no longer counts.
     """
 
     def __init__(
@@ -353,12 +360,13 @@ class DaskEngine:
                 raise SurveyError(
                     f"cannot reach the Dask scheduler at {address}: {error}"
                 ) from None
-        self._slots_checked = 0.0
+        self._slots_checked = float("-inf")  # never read yet
         self._slots = 1
 
     def slots(self) -> int:
+        """The threads of the cluster's workers now (at least 1)."""
         now = time.monotonic()
-        if now - self._slots_checked > 5:
+        if now - self._slots_checked >= SLOTS_REFRESH:
             self._slots = max(1, sum(self.client.nthreads().values()))
             self._slots_checked = now
         return self._slots
