@@ -311,6 +311,118 @@ def test_dask_worker_joining_mid_survey_gets_deals(tmp_path: Path) -> None:
     assert executed > 0, "the worker that joined got no deals"
 
 
+@pytest.mark.timeout(300)
+def test_dask_scheduler_dying_mid_survey_is_one_line_and_keeps_results(tmp_path: Path) -> None:
+    """A scheduler killed mid-survey: exit 2 with one line, the stored results stay.
+
+    The survey is frozen (SIGSTOP) from its first stored result until the
+    scheduler is dead, so that it learns of the loss mid-way however slow the
+    machine is. A rerun on a new cluster then does every other deal once.
+    """
+    path = tmp_path / "survey.sqlite3"
+    deals = range(1, 41)
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    (tmp_path / "first").mkdir()
+    cluster = (scheduler_command(port), worker_command(address))
+    with processes(*cluster, log=tmp_path / "first") as (scheduler, _worker):
+        wait_for_workers(address, 1)
+        run = subprocess.Popen(
+            survey(path, "1-40", "--scheduler", address, *SLOW, variants=("classic",)),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            wait_for_rows(path, 1, variant="classic")
+            run.send_signal(signal.SIGSTOP)
+            try:
+                assert run.poll() is None, "the survey ended before the scheduler died"
+                assert len(rows(path, "classic")) < len(deals)
+                os.killpg(scheduler.pid, signal.SIGKILL)
+                scheduler.wait(timeout=30)
+            finally:
+                run.send_signal(signal.SIGCONT)
+            out, err = run.communicate(timeout=100)
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait(timeout=30)
+    assert run.returncode == 2, err
+    assert "Traceback" not in err
+    # Besides the survey's opening line, only the error, in one line.
+    lines = [line for line in err.splitlines() if line.strip() and not line.startswith("survey ")]
+    assert len(lines) == 1, err
+    stored = rows(path, "classic")
+    assert 1 <= len(stored) < len(deals)
+    assert len({deal for deal, *_ in stored}) == len(stored)
+    (message,) = lines
+    assert message.startswith(f"milligan survey: error: lost the Dask scheduler at {address}")
+    assert f"the {len(stored)} result" in message
+    assert message.endswith("run the same command again to resume")
+    assert "deals solved" not in out
+
+    # The same command against a new scheduler and worker does the rest.
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    (tmp_path / "second").mkdir()
+    with processes(scheduler_command(port), worker_command(address), log=tmp_path / "second"):
+        wait_for_workers(address, 1)
+        again = subprocess.run(
+            survey(path, "1-40", "--scheduler", address, *SLOW, variants=("classic",)),
+            capture_output=True,
+            text=True,
+            timeout=150,
+        )
+    assert again.returncode == 0, again.stderr
+    assert f"{len(stored)} already decided" in again.stdout
+    assert rows(path, "classic")[: len(stored)] == stored  # nothing stored touched or redone
+    check_complete(path, deals, "classic")
+
+
+def without_dask_settings(tmp_path: Path) -> dict[str, str]:
+    """The environment, minus every Dask setting (variables and configuration files)."""
+    empty = tmp_path / "dask-config"
+    empty.mkdir(exist_ok=True)
+    env = {name: value for name, value in os.environ.items() if not name.startswith("DASK_")}
+    return {**env, "DASK_CONFIG": str(empty), "DASK_ROOT_CONFIG": str(empty)}
+
+
+def test_dask_tls_address_without_tls_settings_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "survey.sqlite3"
+    with ResultStore(path) as store:
+        store.add(Result("one-deck", 7, Limits(20.0, 2000, 200), "lost", 0.1, 10))
+    before = rows(path)
+    address = f"tls://127.0.0.1:{free_port()}"  # nobody listening, and no TLS settings
+    run = subprocess.run(
+        survey(path, "1-3", "--scheduler", address),
+        capture_output=True,
+        text=True,
+        timeout=100,
+        env=without_dask_settings(tmp_path),
+    )
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    (line,) = run.stderr.splitlines()
+    assert line.startswith(f"milligan survey: error: cannot reach the Dask scheduler at {address}")
+    assert "TLS settings" in line and "DASK_DISTRIBUTED__COMM__TLS__" in line
+    assert rows(path) == before
+
+
+@pytest.mark.parametrize("address", ["foo://127.0.0.1:8786", "127.0.0.1", "inproc://x"])
+def test_dask_bad_scheduler_address_is_one_line(tmp_path: Path, address: str) -> None:
+    run = subprocess.run(
+        survey(tmp_path / "survey.sqlite3", "1-3", "--scheduler", address),
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    (line,) = run.stderr.splitlines()
+    assert line.startswith(f"milligan survey: error: cannot reach the Dask scheduler at {address}:")
+
+
 class FakeClient:
     """A Dask client of which only the cluster's threads are asked."""
 

@@ -15,11 +15,12 @@ import concurrent.futures as cf
 import contextlib
 import functools
 import json
+import logging
 import os
 import socket
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,7 +51,29 @@ SLOTS_REFRESH = 5.0
 
 
 class SurveyError(MilliganError):
-    """A survey that cannot start (bad deal range, no cluster, no solver)."""
+    """A survey that cannot start (bad deal range, no cluster, no solver) or go on."""
+
+
+class ClusterLost(SurveyError):
+    """The Dask scheduler went away during a survey.
+
+    Every result stored so far stays; running the same command again, once
+    the cluster is back, resumes. ``kept`` is how many results this run
+    stored (None when not known yet) and ``before`` how many earlier runs had.
+    """
+
+    def __init__(self, where: str, cause: str, kept: int | None = None, before: int = 0) -> None:
+        self.where, self.cause, self.kept, self.before = where, cause, kept, before
+        if kept is None:
+            stored = "the results stored so far are kept"
+        else:
+            earlier = f" (and the {before} from before)" if before else ""
+            verb = "is" if kept == 1 and not before else "are"
+            stored = f"the {kept} result{'' if kept == 1 else 's'} of this run{earlier} {verb} kept"
+        super().__init__(
+            f"lost the Dask scheduler {where} ({cause}); {stored}: "
+            "run the same command again to resume"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,6 +349,37 @@ class LocalEngine:
         self._executor.shutdown(wait=not abort, cancel_futures=True)
 
 
+#: Why Dask cancels every future of a client that lost its scheduler.
+CONNECTION_LOST = "scheduler-connection-lost"
+
+
+def connect_failure(address: str, error: BaseException) -> str:
+    """One line on why a Dask client could not connect to ``address``."""
+    cause = " ".join(str(error).split()) or type(error).__name__
+    if address.startswith("tls://") and isinstance(error, TypeError) and "ssl" in cause.lower():
+        cause = (
+            "a tls:// address needs Dask TLS settings on this machine (a CA file, and a "
+            "client certificate and key: the DASK_DISTRIBUTED__COMM__TLS__* variables or "
+            "~/.config/dask/distributed.yaml), see docs/WINNABILITY.md, "
+            '"Running a survey on several machines"'
+        )
+    return f"cannot reach the Dask scheduler at {address}: {cause}"
+
+
+@contextlib.contextmanager
+def _quiet_dask_logs() -> Iterator[None]:
+    """Silence Dask's log handlers for a while (its complaints about a lost scheduler)."""
+    handlers = logging.getLogger("distributed").handlers
+    levels = [handler.level for handler in handlers]
+    for handler in handlers:
+        handler.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for handler, level in zip(handlers, levels, strict=True):
+            handler.setLevel(level)
+
+
 class DaskEngine:
     """Tasks on a Dask distributed cluster, through a ``Client``.
 
@@ -334,6 +388,10 @@ class DaskEngine:
     :meth:`slots` follows the cluster (read again every :data:`SLOTS_REFRESH`
     seconds), so a worker that joins during a survey is given deals, and one
     that leaves no longer counts.
+
+    Any failure to connect is a :class:`SurveyError`; losing the scheduler
+    later is a :class:`ClusterLost` (Dask has then cancelled every task in
+    flight, and their results are gone with the scheduler).
     """
 
     def __init__(
@@ -343,6 +401,8 @@ class DaskEngine:
 
         self._cluster: Any = None
         self._own_client = client is None
+        self._lost = False
+        self.where = f"at {address}" if address else "of the local cluster"
         if client is not None:
             self.client = client
         elif address is None:
@@ -356,23 +416,50 @@ class DaskEngine:
         else:
             try:
                 self.client = Client(address, timeout="20s")  # type: ignore[no-untyped-call]
-            except (OSError, TimeoutError) as error:
-                raise SurveyError(
-                    f"cannot reach the Dask scheduler at {address}: {error}"
-                ) from None
+            except Exception as error:  # a bad address, no TLS settings, nobody listening...
+                raise SurveyError(connect_failure(address, error)) from None
         self._slots_checked = float("-inf")  # never read yet
         self._slots = 1
+
+    def _gone(self, cause: str) -> ClusterLost:
+        self._lost = True
+        return ClusterLost(self.where, cause)
+
+    def _check_connected(self) -> None:
+        """Raise :class:`ClusterLost` once the client has lost its scheduler.
+
+        A client that lost it reconnects in the background ("connecting"),
+        but it has already cancelled every task in flight; then it closes.
+        """
+        status = getattr(self.client, "status", "running")
+        if status == "connecting":
+            raise self._gone("connection lost")
+        if status not in ("running", "newly-created"):
+            raise self._gone(f"the Dask client is {status}")
+
+    @contextlib.contextmanager
+    def _talking(self) -> Iterator[None]:
+        """Turn the errors of a request to a scheduler that is gone into :class:`ClusterLost`."""
+        from distributed.client import ClosedClientError
+
+        self._check_connected()
+        try:
+            yield
+        except (OSError, cf.CancelledError, ClosedClientError) as error:
+            raise self._gone(" ".join(str(error).split()) or type(error).__name__) from None
 
     def slots(self) -> int:
         """The threads of the cluster's workers now (at least 1)."""
         now = time.monotonic()
         if now - self._slots_checked >= SLOTS_REFRESH:
-            self._slots = max(1, sum(self.client.nthreads().values()))
+            with self._talking():
+                self._slots = max(1, sum(self.client.nthreads().values()))
             self._slots_checked = now
         return self._slots
 
     def memory_per_slot_mb(self) -> int | None:
-        workers = self.client.scheduler_info().get("workers", {})
+        with self._talking():
+            workers = self.client.scheduler_info().get("workers", {})
         shares = [
             int(info["memory_limit"] * 0.6) // (1024 * 1024) // max(1, info.get("nthreads", 1))
             for info in workers.values()
@@ -381,28 +468,39 @@ class DaskEngine:
         return min(shares) if shares else None
 
     def submit(self, task: Task) -> Any:
-        return self.client.submit(
-            run_task,
-            task,
-            pure=False,
-            retries=2,
-            key=f"milligan-solve-{task.deal}-{os.urandom(6).hex()}",
-        )
+        with self._talking():
+            return self.client.submit(
+                run_task,
+                task,
+                pure=False,
+                retries=2,
+                key=f"milligan-solve-{task.deal}-{os.urandom(6).hex()}",
+            )
 
     def wait(self, handles: Sequence[Any], timeout: float) -> list[tuple[Any, Outcome]]:
         from distributed import wait
         from distributed.scheduler import KilledWorker
 
+        self._check_connected()
         try:
             done, _ = wait(list(handles), timeout=timeout, return_when="FIRST_COMPLETED")  # type: ignore[no-untyped-call]
         except TimeoutError:
             return []
+        except cf.CancelledError as error:
+            # This Dask raises as soon as one future is cancelled. A lost
+            # scheduler cancels them all; anything else only some.
+            groups = getattr(error, "error_groups", ())
+            if any(group.reason == CONNECTION_LOST for group in groups):
+                raise self._gone("connection lost") from None
+            self._check_connected()
+            done = {future for future in handles if future.status != "pending"}
         outcomes: list[tuple[Any, Outcome]] = []
         for future in done:
             if future.status == "finished":
                 try:
                     outcomes.append((future, future.result()))
                 except Exception as error:
+                    self._check_connected()  # the result went with the scheduler
                     outcomes.append((future, error))
             elif future.status == "error":
                 failure = future.exception()
@@ -417,7 +515,10 @@ class DaskEngine:
     def close(self, abort: bool = False) -> None:
         if not self._own_client:
             return
-        with contextlib.suppress(Exception):
+        # Closing a client that lost its scheduler stops its attempts to
+        # reconnect, which Dask logs with a traceback: the survey has said why.
+        quiet = _quiet_dask_logs() if self._lost else contextlib.nullcontext()
+        with quiet, contextlib.suppress(Exception):
             self.client.close()
         if self._cluster is not None:
             with contextlib.suppress(Exception):
@@ -534,6 +635,9 @@ def run_survey(
                 if on_progress is not None:
                     on_progress(progress, None)
         finished = True
+    except ClusterLost as lost_cluster:
+        stored = progress.done - progress.failed
+        raise ClusterLost(lost_cluster.where, lost_cluster.cause, stored, skipped) from None
     finally:
         engine.close(abort=not finished)
     return progress
