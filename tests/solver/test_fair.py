@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
@@ -174,3 +175,30 @@ def test_autoplay_command_prints_a_record_that_replays() -> None:
     assert data["result"] in ("won", "lost", "resigned")
     game = Record.from_dict(data).replay()
     assert game.status == data["result"] or data["result"] == "resigned"
+
+
+@pytest.mark.parametrize("variant", ["classic", "improved", "one-deck", "strict"])
+def test_the_python_table_score_is_the_cores(variant: str) -> None:
+    # the fallback and the endgame score tables in Python; the stage search in
+    # the core: along random lines of play the two must agree exactly
+    compiled = pytest.importorskip("milligan.solver.compiled")
+    if not compiled.AVAILABLE:
+        pytest.skip("the compiled core is not built")
+    from milligan.solver import fair
+
+    rng = random.Random(variant)
+    checked = 0
+    for number in range(1, 25):
+        game = Game.new(variant, number)
+        for _ in range(120):
+            legal = game.legal_moves()
+            if game.status != "playing" or not legal:
+                break
+            position = game.position
+            core = compiled.new_core(position, 1)
+            for name, value in fair.WEIGHTS.items():
+                setattr(core, name, value)
+            assert core.score() == fair._score(position), (number, len(game.moves))
+            checked += 1
+            game.play(rng.choice(legal))
+    assert checked > 200

@@ -1127,6 +1127,10 @@ cdef class Core:
     # (compiled.staged) deals in each and goes on with the best of them.  It
     # is a selection, so it proves wins only.
 
+    def score(self):
+        """The stage score of the current position (the fair player mirrors it in Python)."""
+        return self._score()
+
     def key(self):
         """The current position's two 64-bit keys, as the position table keeps them."""
         cdef uint64_t k1, k2

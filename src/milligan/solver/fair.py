@@ -104,9 +104,7 @@ def hint(
         view = view.position
     if isinstance(view, Position):
         view = view.observe()
-    return advise(
-        view, history or (), samples=samples, seed=seed, max_positions=max_positions
-    )
+    return advise(view, history or (), samples=samples, seed=seed, max_positions=max_positions)
 
 
 def advise(
@@ -516,7 +514,7 @@ def _score(position: Position) -> float:
     for suit_cards, heights in zip(CARDS, position.foundations, strict=True):
         for height in sorted(set(heights)):
             if height < 13:
-                need += min(depth.get(suit_cards[height], 12), 12)
+                need += depth.get(suit_cards[height], 12)
     return float(
         WEIGHTS["w_found"] * up
         - WEIGHTS["w_break"] * breaks
