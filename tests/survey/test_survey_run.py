@@ -224,6 +224,39 @@ def wait_for_rows(path: Path, count: int, timeout: float = 60, variant: str = "o
     raise AssertionError(f"fewer than {count} results after {timeout} s")
 
 
+@contextlib.contextmanager
+def frozen_survey(path: Path, address: str, deals: range) -> Iterator[subprocess.Popen[str]]:
+    """A classic survey of ``deals`` on ``address``, stopped (SIGSTOP) once it has stored a result.
+
+    The caller changes the cluster, then resumes it (SIGCONT) and collects its
+    output; a survey still running on the way out is killed.
+    """
+    run = subprocess.Popen(
+        survey(
+            path,
+            f"{deals.start}-{deals.stop - 1}",
+            "--scheduler",
+            address,
+            *SLOW,
+            variants=("classic",),
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for_rows(path, 1, variant="classic")
+        run.send_signal(signal.SIGSTOP)
+        assert run.poll() is None, "the survey ended before it could be stopped"
+        assert len(rows(path, "classic")) < len(deals)
+        yield run
+    finally:
+        if run.poll() is None:
+            run.send_signal(signal.SIGCONT)
+            run.kill()
+            run.wait(timeout=30)
+
+
 def test_dask_cluster_on_loopback_survives_a_dying_worker(tmp_path: Path) -> None:
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
@@ -273,36 +306,20 @@ def test_dask_worker_joining_mid_survey_gets_deals(tmp_path: Path) -> None:
         wait_for_workers(address, 1)
         with Client(address, timeout="30s") as client:
             before = set(client.scheduler_info()["workers"])
-            run = subprocess.Popen(
-                survey(path, "1-120", "--scheduler", address, *SLOW, variants=("classic",)),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            try:
-                wait_for_rows(path, 1, variant="classic")
-                # Freeze the survey while the second worker starts, so that it
-                # joins with most deals still to do however slow the machine is.
-                run.send_signal(signal.SIGSTOP)
-                try:
-                    assert run.poll() is None, "the survey ended before the second worker came"
-                    assert len(rows(path, "classic")) < len(deals)
-                    with processes(worker_command(address), log=tmp_path / "joining"):
-                        wait_for_workers(address, 2)
-                        run.send_signal(signal.SIGCONT)
-                        out, err = run.communicate(timeout=100)
-                        (joined,) = set(client.scheduler_info()["workers"]) - before
-                        executed = client.run(
-                            lambda dask_worker: dask_worker.state.executed_count,
-                            workers=[joined],
-                        )[joined]
-                finally:
-                    if run.poll() is None:
-                        run.send_signal(signal.SIGCONT)
-            finally:
-                if run.poll() is None:
-                    run.kill()
-                    run.wait(timeout=30)
+            # Frozen while the second worker starts, so that it joins with
+            # most deals still to do however slow the machine is.
+            with (
+                frozen_survey(path, address, deals) as run,
+                processes(worker_command(address), log=tmp_path / "joining"),
+            ):
+                wait_for_workers(address, 2)
+                run.send_signal(signal.SIGCONT)
+                out, err = run.communicate(timeout=100)
+                (joined,) = set(client.scheduler_info()["workers"]) - before
+                executed = client.run(
+                    lambda dask_worker: dask_worker.state.executed_count,
+                    workers=[joined],
+                )[joined]
     assert run.returncode == 0, err
     assert f"{len(deals)} deals solved" in out
     check_complete(path, deals, "classic")
@@ -327,27 +344,11 @@ def test_dask_scheduler_dying_mid_survey_is_one_line_and_keeps_results(tmp_path:
     cluster = (scheduler_command(port), worker_command(address))
     with processes(*cluster, log=tmp_path / "first") as (scheduler, _worker):
         wait_for_workers(address, 1)
-        run = subprocess.Popen(
-            survey(path, "1-40", "--scheduler", address, *SLOW, variants=("classic",)),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            wait_for_rows(path, 1, variant="classic")
-            run.send_signal(signal.SIGSTOP)
-            try:
-                assert run.poll() is None, "the survey ended before the scheduler died"
-                assert len(rows(path, "classic")) < len(deals)
-                os.killpg(scheduler.pid, signal.SIGKILL)
-                scheduler.wait(timeout=30)
-            finally:
-                run.send_signal(signal.SIGCONT)
+        with frozen_survey(path, address, deals) as run:
+            os.killpg(scheduler.pid, signal.SIGKILL)
+            scheduler.wait(timeout=30)
+            run.send_signal(signal.SIGCONT)
             out, err = run.communicate(timeout=100)
-        finally:
-            if run.poll() is None:
-                run.kill()
-                run.wait(timeout=30)
     assert run.returncode == 2, err
     assert "Traceback" not in err
     # Besides the survey's opening line, only the error, in one line.
