@@ -5,11 +5,13 @@
     python3 bench/solver.py --deals 1000 --timeout 10 --variants classic --no-speed
 
 Speed is the compiled core's complete DFS alone (expanded positions per
-second, no shortening).  The per-variant table solves each deal with
-``solve`` (staged search, complete search, shortening and the engine replay of
-every win) under a position limit, so the verdicts do not depend on the
-machine, or under ``--timeout`` seconds per deal; times are wall seconds per
-deal, and positions/s is the whole table's throughput.
+second, no shortening); the staged rate is a whole search as ``solve`` runs it
+(staged rounds, then the complete DFS), still without the shortening.  The
+per-variant table solves each deal with ``solve`` (staged search, complete
+search, shortening and the engine replay of every win) under a position
+limit, so the verdicts do not depend on the machine, or under ``--timeout``
+seconds per deal; times are wall seconds per deal, and positions/s is the
+whole table's throughput.
 """
 
 from __future__ import annotations
@@ -44,6 +46,29 @@ def speed(deals: range, positions: int, memory_mb: int) -> None:
           f"each, {memory_mb} MiB table: {total:,} positions in {seconds:.2f} s wall = "
           f"{total / seconds:,.0f} positions/s; {cpu:.2f} s CPU = {total / cpu:,.0f} "
           f"positions per CPU second")
+
+
+def staged_speed(variant: str, deals: tuple[int, ...], positions: int, memory_mb: int) -> None:
+    """Positions per CPU second of a whole search (staged rounds, then the complete DFS).
+
+    ``compiled.search`` as ``solve`` runs it, without the shortening and the
+    replay of a win: the staged rounds' Python work per beam position counts.
+    """
+    total = 0
+    cpu = 0.0
+    won = 0
+    for number in deals:
+        start = Game.new(variant, number).position
+        began_cpu = time.process_time()
+        verdict, _, expanded = compiled.search(
+            start, timeout=None, max_positions=positions, max_memory_mb=memory_mb, progress=None
+        )
+        cpu += time.process_time() - began_cpu
+        total += expanded
+        won += verdict == "won"
+    print(f"staged: {variant} deals {', '.join(map(str, deals))} ({won} won), up to "
+          f"{positions:,} positions each, {memory_mb} MiB table: {total:,} positions in "
+          f"{cpu:.2f} s CPU = {total / cpu:,.0f} positions per CPU second")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -94,6 +119,9 @@ def main() -> int:
     if not args.no_speed:
         for megabytes in (16, 1024):
             speed(range(2, 7), args.speed_positions, megabytes)
+        # Deals no search wins within 2,000,000 positions: every pass spends its share.
+        staged_speed("spanish", (12, 19, 21, 23, 24), args.speed_positions, 64)
+        staged_speed("classic", (23, 24, 37, 40, 53), args.speed_positions, 64)
         print()
     positions = None if args.timeout else args.max_positions
     limit = f"{args.timeout:g} s" if args.timeout else f"{args.max_positions:,} positions"
