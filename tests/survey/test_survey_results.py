@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from milligan.survey.report import collect, markdown
+from milligan.survey.report import collect, markdown, solver_rows
 from milligan.survey.results import (
     BUNDLED,
     Limits,
@@ -308,6 +309,30 @@ def test_report_updates_the_table_of_a_document(tmp_path: Path) -> None:
     refused = run_survey_command("report", "--results", str(path), "--update", str(document))
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.count("\n") == 1 and "/survey-table" in refused.stderr
+
+
+def test_report_lists_the_solver_behind_every_verdict(tmp_path: Path) -> None:
+    """The standing verdict of each deal counts for the solver version that gave it."""
+    path = tmp_path / "r.sqlite3"
+    fixed_set(path)
+    with ResultStore(path) as store:
+        newer = dataclasses.replace(result(5, "won", seconds=3.0, limits=LARGE), solver="newer")
+        store.add(dataclasses.replace(newer, finished_at="2026-11-30T19:00:00+00:00"))
+        assert solver_rows(store) == [
+            ("classic", "test", "1", "2", "1"),
+            ("one-deck", "test", "6", "3", "0"),
+            ("one-deck", "newer", "1", "0", "0"),
+        ]
+    document = tmp_path / "WINNABILITY.md"
+    document.write_text(
+        "<!-- survey-table -->\n<!-- /survey-table -->\n"
+        "<!-- solver-table -->\nold\n<!-- /solver-table -->\n"
+    )
+    run = run_survey_command("report", "--results", str(path), "--update", str(document))
+    assert run.returncode == 0, run.stderr
+    text = document.read_text()
+    assert "old" not in text
+    assert "| one-deck | newer | 1 | 0 | 0 |\n<!-- /solver-table -->" in text
 
 
 def test_the_report_raises_its_own_error(tmp_path: Path) -> None:

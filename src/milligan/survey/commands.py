@@ -351,6 +351,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from milligan.survey.report import (
         PLAY_TABLE_END,
         PLAY_TABLE_START,
+        SOLVER_TABLE_END,
+        SOLVER_TABLE_START,
         TABLE_END,
         TABLE_START,
         collect,
@@ -359,6 +361,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         play_markdown,
         print_play_table,
         print_table,
+        solver_markdown,
+        solver_rows,
         update_document,
         write_plots,
     )
@@ -382,6 +386,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             tables = [(TABLE_START, TABLE_END, markdown(summaries))]
             if plays:
                 tables.append((PLAY_TABLE_START, PLAY_TABLE_END, play_markdown(plays)))
+            if SOLVER_TABLE_START in text:
+                solvers = solver_markdown(solver_rows(store, variants))
+                tables.append((SOLVER_TABLE_START, SOLVER_TABLE_END, solvers))
             filled = [(start, end, table) for start, end, table in tables if start in text]
             if not filled:
                 raise UsageError(f"{path} has no {TABLE_START} or {PLAY_TABLE_START} lines to fill")

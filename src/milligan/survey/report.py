@@ -102,10 +102,49 @@ def markdown(summaries: Sequence[VariantSummary]) -> str:
     return "\n".join(lines)
 
 
+def solver_rows(store: ResultStore, variants: Sequence[str] | None = None) -> list[tuple[str, ...]]:
+    """Which solver gave each variant's standing verdicts: (variant, solver, won, lost, unknown).
+
+    A deal's standing verdict is the one the table counts (``store.verdicts()``);
+    its ``solver`` is the core and source hash the results file recorded.
+    Within a variant the versions come in the order of their first standing verdict.
+    """
+    names = list(variants) if variants else store.variants()
+    counts: dict[tuple[str, str], dict[str, int]] = {}
+    first: dict[tuple[str, str], str] = {}
+    for result in store.verdicts().values():
+        if result.variant not in names:
+            continue
+        key = (result.variant, result.solver or "not recorded")
+        counts.setdefault(key, {"won": 0, "lost": 0, "unknown": 0})[result.verdict] += 1
+        first[key] = min(first.get(key, result.finished_at), result.finished_at)
+    order = {name: index for index, name in enumerate(names)}
+    keys = sorted(counts, key=lambda key: (order[key[0]], first[key]))
+    return [
+        (variant, solver, *(str(counts[variant, solver][v]) for v in ("won", "lost", "unknown")))
+        for variant, solver in keys
+    ]
+
+
+def solver_markdown(table: Sequence[tuple[str, ...]]) -> str:
+    """:func:`solver_rows` as a Markdown table.
+
+    >>> print(solver_markdown([("classic", "compiled core, source 1234", "5", "0", "1")]))
+    | variant | solver | won | lost | unknown |
+    |---|---|---:|---:|---:|
+    | classic | compiled core, source 1234 | 5 | 0 | 1 |
+    """
+    lines = ["| variant | solver | won | lost | unknown |", "|---|---|---:|---:|---:|"]
+    lines += ["| " + " | ".join(row) + " |" for row in table]
+    return "\n".join(lines)
+
+
 TABLE_START = "<!-- survey-table -->"
 TABLE_END = "<!-- /survey-table -->"
 PLAY_TABLE_START = "<!-- play-table -->"
 PLAY_TABLE_END = "<!-- /play-table -->"
+SOLVER_TABLE_START = "<!-- solver-table -->"
+SOLVER_TABLE_END = "<!-- /solver-table -->"
 
 
 def update_document(
