@@ -251,7 +251,7 @@ def collect_plays(store: ResultStore, variants: Sequence[str] | None = None) -> 
 
 def play_rows(summaries: Sequence[PlaySummary]) -> list[tuple[str, ...]]:
     """The cells of the played-games table, in :data:`PLAY_HEADERS` order."""
-    table = []
+    table: list[tuple[str, ...]] = []
     for summary in summaries:
         low, high = summary.interval
         known = (
