@@ -294,7 +294,7 @@ class LocalEngine:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
         self._executor = self._start()
-        self._current: set[cf.Future[Result]] = set()  # futures of the pool now running
+        self._current: set[cf.Future[Result | Play]] = set()  # futures of the pool now running
 
     def _start(self) -> cf.ProcessPoolExecutor:
         # The parent runs threads (the progress display): workers of milligan.workers.
@@ -307,7 +307,7 @@ class LocalEngine:
         available = available_memory_mb()
         return None if available is None else int(available * 0.7) // self.workers
 
-    def submit(self, task: Task) -> cf.Future[Result]:
+    def submit(self, task: Task) -> cf.Future[Result | Play]:
         try:
             future = self._executor.submit(run_task, task)
         except cf.process.BrokenProcessPool:
