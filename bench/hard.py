@@ -1,0 +1,79 @@
+"""Hard deals: where a fixed budget goes, and what wider staged rounds would win.
+
+    python3 bench/hard.py --variant classic --deals 37,40,53 --max-positions 10000000
+    python3 bench/hard.py --variant classic --deals 37,40,53 --wider 4000
+
+For each deal: the positions the staged rounds used before their beams ran
+out (the rest of the budget goes to the complete DFS), and the verdict of
+the whole search (``compiled.search``, as ``solve`` runs it, without the
+shortening).  ``--wider W,...`` appends rounds of those widths (2,000
+positions per beam position, both reprieve modes, "cap" only without a
+reprieve) to the staged schedule for this run only: nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from milligan.game import Game
+from milligan.solver import compiled
+
+
+def staged_positions(variant: str, deal: int, share: int) -> int:
+    """Positions the staged rounds spend before they end or ``share`` runs out."""
+    arguments = compiled.encode(Game.new(variant, deal).position)
+    rounds = compiled.STAGED_ROUNDS
+    if arguments["rule"] == 0:  # no reprieve: the planner has nothing to plan
+        rounds = tuple(r for r in rounds if r[0] == "cap")
+    spent = 0
+    for mode, width, per_position in rounds:
+        core = compiled._core.Core(table_bytes=256 << 20, **arguments)
+        verdict, _ = compiled.staged(
+            core, mode, width, per_position, share - spent, -1.0, lambda p, s: None
+        )
+        spent += int(core.positions)
+        if spent >= share or verdict == "won":
+            break
+    return spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--deals", required=True, help="comma-separated deal numbers")
+    parser.add_argument("--max-positions", type=int, default=10_000_000)
+    parser.add_argument("--wider", default="", help="widths of extra rounds, e.g. 4000")
+    args = parser.parse_args()
+    if not compiled.AVAILABLE:
+        raise SystemExit("the compiled core is needed (pip install . with a C compiler)")
+    deals = [int(text) for text in args.deals.split(",")]
+    if args.wider:
+        extra = [int(text) for text in args.wider.split(",")]
+        compiled.STAGED_ROUNDS = compiled.STAGED_ROUNDS + tuple(
+            (mode, width, 2000) for width in extra for mode in ("plan", "cap")
+        )
+    share = int(args.max_positions * compiled.STAGED_SHARE)
+    used = []
+    won = []
+    began = time.process_time()
+    for deal in deals:
+        spent = staged_positions(args.variant, deal, share)
+        used.append(spent)
+        verdict, _, positions = compiled.search(
+            Game.new(args.variant, deal).position, timeout=None,
+            max_positions=args.max_positions, max_memory_mb=256, progress=None,
+        )
+        if verdict == "won":
+            won.append(deal)
+        print(f"{args.variant} {deal}: staged rounds {spent:,} positions; {verdict} "
+              f"at {positions:,}", flush=True)
+    print(f"rounds {len(compiled.STAGED_ROUNDS)}; won {len(won)} of {len(deals)} "
+          f"({', '.join(map(str, won)) or 'none'}); staged rounds used a median of "
+          f"{statistics.median(used):,.0f} of {args.max_positions:,} positions; "
+          f"{time.process_time() - began:.0f} CPU s")
+
+
+if __name__ == "__main__":
+    main()
