@@ -117,6 +117,13 @@ _init_tables()
 ENTRY_BYTES = 16
 
 
+cdef extern from *:
+    """
+    #define MG_PREFETCH(p) __builtin_prefetch((const void *)(p), 1, 3)
+    """
+    void MG_PREFETCH(const void *p) noexcept nogil
+
+
 cdef struct Frame:
     int32_t start       # this node's moves in the move buffer: [start, end)
     int32_t end
@@ -1253,6 +1260,27 @@ cdef class Core:
                     break
         return score + self.w_empty * empty
 
+    cdef void _prefetch(self, int d) noexcept:
+        """Start loading the table lines of the children of frame ``d``'s moves.
+
+        Each child is made and unmade once more here, so that its key is
+        known and its bucket (and its slot of the recent cache) is on its way
+        to the cache before the DFS probes it.
+        """
+        cdef Frame tmp
+        cdef Frame *f = &self.frames[d]
+        cdef int32_t i, m
+        cdef uint64_t k1, k2
+        for i in range(f.start, f.end):
+            m = self.moves[i]
+            if m & PLAN_BIT:
+                return
+            self._apply(m, &tmp, d * MAXH)
+            self._keys(&k1, &k2)
+            self._undo(&tmp)
+            MG_PREFETCH(self.recent + 2 * ((k2 >> 20) & (RECENT - 1)))
+            MG_PREFETCH(self.table + (k1 & self.mask) * (BUCKET * 2))
+
     cdef object _dfs(self, int base, long long limit, double deadline, object progress,
                      double began):
         cdef int d = base, top, i, length
@@ -1268,6 +1296,7 @@ cdef class Core:
         n = self._generate(0, False)
         self.frames[base].end = n
         self.frames[base].next = 0
+        self._prefetch(base)
         self.positions += 1
         if self.staging:
             self._consider(base - 1)
@@ -1329,6 +1358,7 @@ cdef class Core:
             self.frames[d].end = n + self._generate(n, False)
             self.frames[d].next = n
             self.positions += 1
+            self._prefetch(d)
             if self.staging:
                 self._consider(top)
 
