@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -73,18 +74,36 @@ def agreements(starts: list[Position], plain_limit: int) -> int:
     return decided
 
 
+def deal_endgame(
+    rng: random.Random, ncols: int, heights: list[list[int]], stock_size: Callable[[int], int]
+) -> tuple[list[list[Card]], tuple[Card, ...]]:
+    """The cards above ``heights`` shuffled: a stock of ``stock_size(cards left)``, the rest
+    dealt at random over ``ncols`` columns."""
+    left = [CARDS[s][r - 1] for s in range(4) for h in heights[s] for r in range(h + 1, 14)]
+    rng.shuffle(left)
+    columns: list[list[Card]] = [[] for _ in range(ncols)]
+    size = stock_size(len(left))
+    for card in left[size:]:
+        columns[rng.randrange(ncols)].append(card)
+    return columns, tuple(left[:size])
+
+
+def maybe_in_reprieve(rng: random.Random, start: Position, chance: float) -> Position:
+    """The position after the first legal move that opens a reprieve, taken with ``chance``."""
+    for move in start.legal_moves():
+        after = start.apply(move)
+        if after.reprieve is not None and rng.random() < chance:
+            return after
+    return start
+
+
 def mixed_position(rng: random.Random) -> Position:
     """A small endgame of one or two decks, maybe face-down cards, maybe in a reprieve."""
     rule = rng.choice(["none", "free", "strict"])
     decks = rng.choice([1, 2])
     ncols = rng.choice([3, 4, 5])
     heights = [sorted(rng.randint(8, 13) for _ in range(decks)) for _ in range(4)]
-    left = [CARDS[s][r - 1] for s in range(4) for h in heights[s] for r in range(h + 1, 14)]
-    rng.shuffle(left)
-    columns: list[list[Card]] = [[] for _ in range(ncols)]
-    stock_size = rng.randint(0, min(ncols, len(left)))
-    for card in left[stock_size:]:
-        columns[rng.randrange(ncols)].append(card)
+    columns, stock = deal_endgame(rng, ncols, heights, lambda n: rng.randint(0, min(ncols, n)))
     hidden = rng.choice([0, 1])
     variant = Variant(decks=decks, columns=ncols, opening_rows=1 + hidden,
                       face_down_rows=hidden, reprieve=rule)  # type: ignore[arg-type]
@@ -93,13 +112,9 @@ def mixed_position(rng: random.Random) -> Position:
         tuple(tuple(column) for column in columns),
         tuple(min(hidden, max(len(column) - 1, 0)) for column in columns),
         tuple(tuple(h) for h in heights),
-        tuple(left[:stock_size]),
+        stock,
     )
-    for move in start.legal_moves():
-        after = start.apply(move)
-        if after.reprieve is not None and rng.random() < 0.7:
-            return after
-    return start
+    return maybe_in_reprieve(rng, start, 0.7)
 
 
 @needs_core
@@ -113,12 +128,9 @@ def two_deck_position(rng: random.Random, rule: str) -> Position:
     """A two-deck endgame (eight foundations), a stock of up to two rows, maybe in a reprieve."""
     ncols = rng.choice([3, 4, 5])
     heights = [sorted(rng.randint(8, 13) for _ in range(2)) for _ in range(4)]
-    left = [CARDS[s][r - 1] for s in range(4) for h in heights[s] for r in range(h + 1, 14)]
-    rng.shuffle(left)
-    columns: list[list[Card]] = [[] for _ in range(ncols)]
-    stock_size = rng.choice([0, ncols, 2 * ncols]) if len(left) > 2 * ncols else 0
-    for card in left[stock_size:]:
-        columns[rng.randrange(ncols)].append(card)
+    columns, stock = deal_endgame(
+        rng, ncols, heights, lambda n: rng.choice([0, ncols, 2 * ncols]) if n > 2 * ncols else 0
+    )
     variant = Variant(decks=2, columns=ncols, opening_rows=1, face_down_rows=0,
                       reprieve=rule)  # type: ignore[arg-type]
     start = Position(
@@ -126,13 +138,9 @@ def two_deck_position(rng: random.Random, rule: str) -> Position:
         tuple(tuple(column) for column in columns),
         (0,) * ncols,
         tuple(tuple(h) for h in heights),
-        tuple(left[:stock_size]),
+        stock,
     )
-    for move in start.legal_moves():
-        after = start.apply(move)
-        if after.reprieve is not None and rng.random() < 0.5:
-            return after
-    return start
+    return maybe_in_reprieve(rng, start, 0.5)
 
 
 @needs_core
