@@ -16,27 +16,34 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import Any
 
 from milligan.game import Game
+from milligan.position import Position
 from milligan.solver import compiled
 
 
-def staged_positions(variant: str, deal: int, share: int) -> int:
-    """Positions the staged rounds spend before they end or ``share`` runs out."""
-    arguments = compiled.encode(Game.new(variant, deal).position)
-    rounds = compiled.STAGED_ROUNDS
-    if arguments["rule"] == 0:  # no reprieve: the planner has nothing to plan
-        rounds = tuple(r for r in rounds if r[0] == "cap")
-    spent = 0
-    for mode, width, per_position in rounds:
-        core = compiled._core.Core(table_bytes=256 << 20, **arguments)
-        verdict, _ = compiled.staged(
-            core, mode, width, per_position, share - spent, -1.0, lambda p, s: None
+def search(position: Position, max_positions: int) -> tuple[str, int, int]:
+    """``compiled.search`` from ``position``: (verdict, positions, positions of the staged rounds).
+
+    The staged rounds' share is what the budget had spent when the search
+    handed over to the complete DFS (all of it when a round won).
+    """
+    staged: list[int] = []
+    complete = compiled.complete
+
+    def handover(arguments: dict[str, object], table: int, budget: compiled.Budget) -> Any:
+        staged.append(budget.spent)
+        return complete(arguments, table, budget)
+
+    compiled.complete = handover
+    try:
+        verdict, _, positions = compiled.search(
+            position, timeout=None, max_positions=max_positions, max_memory_mb=256, progress=None
         )
-        spent += int(core.positions)
-        if spent >= share or verdict == "won":
-            break
-    return spent
+    finally:
+        compiled.complete = complete
+    return verdict, positions, staged[0] if staged else positions
 
 
 def main() -> None:
@@ -54,17 +61,13 @@ def main() -> None:
         compiled.STAGED_ROUNDS = compiled.STAGED_ROUNDS + tuple(
             (mode, width, 2000) for width in extra for mode in ("plan", "cap")
         )
-    share = int(args.max_positions * compiled.STAGED_SHARE)
     used = []
     won = []
     began = time.process_time()
     for deal in deals:
-        spent = staged_positions(args.variant, deal, share)
+        verdict, positions, spent = search(Game.new(args.variant, deal).position,
+                                           args.max_positions)
         used.append(spent)
-        verdict, _, positions = compiled.search(
-            Game.new(args.variant, deal).position, timeout=None,
-            max_positions=args.max_positions, max_memory_mb=256, progress=None,
-        )
         if verdict == "won":
             won.append(deal)
         print(f"{args.variant} {deal}: staged rounds {spent:,} positions; {verdict} "

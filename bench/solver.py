@@ -20,28 +20,43 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterable
 
 from milligan.game import Game
+from milligan.position import Position
 from milligan.solver import compiled, solve
 from milligan.variants import PRESETS
 
 
-def speed(deals: range, positions: int, memory_mb: int) -> None:
-    """Expanded positions per second of the compiled core on ``spanish``."""
-    total = 0
-    seconds = 0.0
-    cpu = 0.0
+def timed(
+    variant: str, deals: Iterable[int], run: Callable[[Position], tuple[str, int]]
+) -> tuple[int, float, float, int]:
+    """``run`` on each deal's start: (positions, wall seconds, CPU seconds, deals won)."""
+    total = won = 0
+    seconds = cpu = 0.0
     for number in deals:
-        start = Game.new("spanish", number).position
+        start = Game.new(variant, number).position
         began = time.perf_counter()
         began_cpu = time.process_time()
-        _, _, expanded = compiled.complete(
-            compiled.encode(start), memory_mb * 1024 * 1024,
-            compiled.Budget(max_positions=positions, timeout=None, progress=None),
-        )
+        verdict, expanded = run(start)
         seconds += time.perf_counter() - began
         cpu += time.process_time() - began_cpu
         total += expanded
+        won += verdict == "won"
+    return total, seconds, cpu, won
+
+
+def speed(deals: range, positions: int, memory_mb: int) -> None:
+    """Expanded positions per second of the compiled core on ``spanish``."""
+
+    def dfs(start: Position) -> tuple[str, int]:
+        verdict, _, expanded = compiled.complete(
+            compiled.encode(start), memory_mb * 1024 * 1024,
+            compiled.Budget(max_positions=positions, timeout=None, progress=None),
+        )
+        return verdict, expanded
+
+    total, seconds, cpu, _ = timed("spanish", deals, dfs)
     print(f"speed: spanish deals {deals.start}-{deals.stop - 1}, up to {positions:,} positions "
           f"each, {memory_mb} MiB table: {total:,} positions in {seconds:.2f} s wall = "
           f"{total / seconds:,.0f} positions/s; {cpu:.2f} s CPU = {total / cpu:,.0f} "
@@ -54,18 +69,14 @@ def staged_speed(variant: str, deals: tuple[int, ...], positions: int, memory_mb
     ``compiled.search`` as ``solve`` runs it, without the shortening and the
     replay of a win: the staged rounds' Python work per beam position counts.
     """
-    total = 0
-    cpu = 0.0
-    won = 0
-    for number in deals:
-        start = Game.new(variant, number).position
-        began_cpu = time.process_time()
+
+    def whole(start: Position) -> tuple[str, int]:
         verdict, _, expanded = compiled.search(
             start, timeout=None, max_positions=positions, max_memory_mb=memory_mb, progress=None
         )
-        cpu += time.process_time() - began_cpu
-        total += expanded
-        won += verdict == "won"
+        return verdict, expanded
+
+    total, _, cpu, won = timed(variant, deals, whole)
     print(f"staged: {variant} deals {', '.join(map(str, deals))} ({won} won), up to "
           f"{positions:,} positions each, {memory_mb} MiB table: {total:,} positions in "
           f"{cpu:.2f} s CPU = {total / cpu:,.0f} positions per CPU second")

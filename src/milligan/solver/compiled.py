@@ -28,7 +28,7 @@ FIRST_PASS_SHARE = 2
 #: Rounds of the staged search: (how a reprieve is explored, beam width,
 #: positions per beam position).  "plan": the planner's outcomes; "cap": free
 #: moves one by one, at most FIRST_PASS_FREE_MOVES per reprieve.
-STAGED_ROUNDS = (
+STAGED_ROUNDS: tuple[tuple[str, int, int], ...] = (
     ("plan", 100, 1000),
     ("cap", 100, 1000),
     ("plan", 400, 1500),
