@@ -482,11 +482,15 @@ class Position:
     def reprieve_hopeless(self) -> bool:
         """True when the open reprieve can certainly never settle (docs/RULES.md §6.3).
 
-        Decided from :meth:`observe` alone (see
-        :meth:`Observation.reprieve_hopeless`), so it never tells a player
-        anything about the face-down cards.
+        Either no move is legal (the reprieve can neither settle nor change),
+        or :meth:`Observation.reprieve_hopeless` finds a moved card with no
+        place left.  Both are decided from what the player sees: which moves
+        are legal never depends on a face-down card, so the answer tells a
+        player nothing about them.
         """
-        return self.reprieve is not None and self.observe().reprieve_hopeless()
+        if self.reprieve is None:
+            return False
+        return not self._generate() or self.observe().reprieve_hopeless()
 
     # -- what a player sees ---------------------------------------------
 

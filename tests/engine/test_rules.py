@@ -448,6 +448,18 @@ def test_hopeless_reprieve_is_recognised(build: Builder) -> None:
     assert not by_foundation.reprieve_hopeless()
 
 
+def test_a_reprieve_with_no_legal_move_is_hopeless(build: Builder) -> None:
+    # 5H was moved; 6S could take it but lies under it in the only other
+    # column, so no build, free move or stop is left: hopeless, though a
+    # parent for 5H is on the table.
+    stuck = build(["6S 9C 5H", ""], reprieve=2, moved=[(1, 2)])
+    assert not stuck.legal_moves()
+    assert not stuck.observe().reprieve_hopeless()
+    assert stuck.reprieve_hopeless()
+    # With a third column a free move is left: not known to be hopeless.
+    assert not build(["6S 9C 5H", "", "8D"], reprieve=2, moved=[(1, 2)]).reprieve_hopeless()
+
+
 def test_hopeless_does_not_reveal_a_face_down_card(build: Builder) -> None:
     # Improved twins: 5H was moved onto 9C, and column 3 shows only 8D over one
     # face-down card, a black 6 in one twin and not in the other.  A black 6

@@ -342,6 +342,20 @@ def test_import_a_record(client: TestClient) -> None:
     assert exported == record | {"result": "resigned"}
 
 
+def test_a_reprieve_with_no_move_left_is_hopeless(client: TestClient) -> None:
+    # One-deck deal 67: after these moves the only cards left on the table
+    # are 6S KD 5H in column 2, with KD and 5H moved and column 1 open.
+    # Nothing can move and the reprieve cannot be stopped: the game says so,
+    # stays in play, and undo leads out.
+    moves = ["1>F", "3>4", "4>2", "2>3", "3>2", "4>2"]
+    record = {"format": "milligan-record/1", "variant": "one-deck", "deal": 67, "moves": moves}
+    game = client.post("/api/games/import", json=record).json()
+    assert game["reprieve"] == 1 and game["legal"] == []
+    assert game["hopeless"] is True and game["status"] == "playing"
+    back = client.post(f"/api/games/{game['id']}/undo", json={}).json()
+    assert back["legal"] and back["hopeless"] is False
+
+
 @pytest.mark.parametrize(
     ("record", "status", "code"),
     [
