@@ -263,7 +263,7 @@ def _play_daily(args: argparse.Namespace) -> int:
     import time
 
     from milligan import daily
-    from milligan.terminal import play
+    from milligan.terminal import play, read_line
 
     if not args.daily:
         raise UsageError("--date goes with --daily")
@@ -282,7 +282,7 @@ def _play_daily(args: argparse.Namespace) -> int:
 
     def read(prompt: str) -> str:
         nonlocal hints
-        line = input(prompt)
+        line = read_line(prompt)
         hints += line.strip().lower() in ("h", "hint")
         return line
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import sys
 import threading
@@ -348,10 +349,57 @@ class _Session:
                 self.say("No progress is possible any more. Type u to undo, or q to quit.")
 
 
+def read_line(prompt: str) -> str:
+    """Like :func:`input`, except that a Ctrl-C typed at the prompt is never lost.
+
+    ``input()`` writes the prompt and then blocks in ``read()``: a SIGINT that
+    arrives between the two sets Python's flag but does not interrupt the
+    read, so the game sits waiting with ``^C`` on the screen until the player
+    presses Enter.  Here the signal handler also writes to a pipe
+    (:func:`signal.set_wakeup_fd`) and the line is read only once ``select``
+    finds the terminal readable, so a signal that lands at any moment wakes
+    the wait and is raised as :class:`KeyboardInterrupt`.  Anything that is
+    not a terminal (a pipe, a file) goes to ``input()``.
+    """
+    if (
+        os.name != "posix"
+        or not sys.stdin.isatty()
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return input(prompt)
+    fd = sys.stdin.fileno()
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)
+    previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    try:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        data = b""
+        while not data.endswith(b"\n"):
+            ready, _, _ = select.select([fd, wake_read], [], [])
+            # A signal's handler has run by now (KeyboardInterrupt for Ctrl-C);
+            # for any other signal, keep waiting.
+            if wake_read in ready:
+                os.read(wake_read, 512)
+            if fd in ready:
+                # The terminal is line-buffered (canonical mode): one read is a line.
+                chunk = os.read(fd, 4096)
+                if not chunk:  # Ctrl-D on an empty line
+                    if data:
+                        break  # ends the text typed so far, as input() does
+                    raise EOFError
+                data += chunk
+    finally:
+        signal.set_wakeup_fd(previous)
+        os.close(wake_read)
+        os.close(wake_write)
+    return data.decode(sys.stdin.encoding or "utf-8", "replace").rstrip("\r\n")
+
+
 def play(
     game: Game,
     save_path: str | None = None,
-    read: Callable[[str], str] = input,
+    read: Callable[[str], str] = read_line,
     out: TextIO = sys.stdout,
     base: Mapping[str, Any] | None = None,
 ) -> int:

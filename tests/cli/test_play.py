@@ -144,6 +144,18 @@ def test_ctrl_c_and_ctrl_d_ask_before_quitting(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "keys.json").read_text())["moves"] == ["5>F"]
 
 
+def test_ctrl_d_after_some_text_sends_it(tmp_path: Path) -> None:
+    # As with input(): the first Ctrl-D hands over "?", the second ends the line.
+    game = Terminal(["play", "--number", "42"], tmp_path)
+    game.expect("move> ")
+    game.type("?\x04")
+    game.type("\x04")
+    game.expect("Legal moves: ")
+    game.expect("move> ")
+    game.type("q\r")
+    assert game.status() == 0
+
+
 def test_ctrl_c_at_the_question_keeps_a_resumed_game(tmp_path: Path) -> None:
     path = record(tmp_path, moves=["5>F"])
     game = Terminal(["play", "--resume", str(path)], tmp_path)
