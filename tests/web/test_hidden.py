@@ -105,6 +105,8 @@ def test_no_answer_shows_a_hidden_card(client: TestClient, variant: str, deal: i
     created = client.post("/api/games", json={"variant": variant, "deal": deal})
     game = created.json()
     watcher = Watcher(client, game["id"])
+    row = watcher.games.database.game(game["id"])
+    print(f"{variant} deal {row and row.deal}")  # a random deal: shown if the test fails
     game = watcher.check(created)
     base = f"/api/games/{game['id']}"
     junk = ["1>2", "3:4>5", "8>F", "S", "D", "2:13>1", "7>7", "4:2>6"]
