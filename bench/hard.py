@@ -9,6 +9,10 @@ the whole search (``compiled.search``, as ``solve`` runs it, without the
 shortening).  ``--wider W,...`` appends rounds of those widths (2,000
 positions per beam position, both reprieve modes, "cap" only without a
 reprieve) to the staged schedule for this run only: nothing is written.
+``--no-wide`` leaves out the rounds a large budget adds (``WIDE_ROUNDS``),
+to measure what they win:
+
+    python3 bench/hard.py --variant classic --deals 37,40,53 --no-wide
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 from milligan.game import Game
 from milligan.position import Position
 from milligan.solver import compiled
+from milligan.variants import Variant
 
 
 def search(position: Position, max_positions: int) -> tuple[str, int, int]:
@@ -52,14 +57,18 @@ def main() -> None:
     parser.add_argument("--deals", required=True, help="comma-separated deal numbers")
     parser.add_argument("--max-positions", type=int, default=10_000_000)
     parser.add_argument("--wider", default="", help="widths of extra rounds, e.g. 4000")
+    parser.add_argument("--no-wide", action="store_true",
+                        help="without the rounds a large budget adds (compiled.WIDE_ROUNDS)")
     args = parser.parse_args()
     if not compiled.AVAILABLE:
         raise SystemExit("the compiled core is needed (pip install . with a C compiler)")
     deals = [int(text) for text in args.deals.split(",")]
+    if args.no_wide:
+        compiled.WIDE_ROUNDS = ()
     if args.wider:
         extra = [int(text) for text in args.wider.split(",")]
-        compiled.STAGED_ROUNDS = compiled.STAGED_ROUNDS + tuple(
-            (mode, width, 2000) for width in extra for mode in ("plan", "cap")
+        compiled.WIDE_ROUNDS = compiled.WIDE_ROUNDS + tuple(
+            compiled.Round(mode, width, 2000) for width in extra for mode in ("plan", "cap")
         )
     used = []
     won = []
@@ -72,7 +81,9 @@ def main() -> None:
             won.append(deal)
         print(f"{args.variant} {deal}: staged rounds {spent:,} positions; {verdict} "
               f"at {positions:,}", flush=True)
-    print(f"rounds {len(compiled.STAGED_ROUNDS)}; won {len(won)} of {len(deals)} "
+    reprieve = Variant.named(args.variant).reprieve != "none"
+    rounds = len(compiled.staged_rounds(args.max_positions, reprieve=reprieve))
+    print(f"rounds {rounds}; won {len(won)} of {len(deals)} "
           f"({', '.join(map(str, won)) or 'none'}); staged rounds used a median of "
           f"{statistics.median(used):,.0f} of {args.max_positions:,} positions; "
           f"{time.process_time() - began:.0f} CPU s")

@@ -126,6 +126,11 @@ def test_best_attempt_and_what_a_rerun_skips(tmp_path: Path) -> None:
         smaller = Limits(timeout=0.5, max_positions=500, max_memory_mb=128)
         assert pending_deals(store, "one-deck", [3, 4], smaller) == ([], 2)
         assert pending_deals(store, "classic", [6], SMALL) == ([], 1)
+        # A stronger solver retries every unknown, never a verdict.
+        assert pending_deals(store, "one-deck", range(1, 8), SMALL, retry_unknown=True) == (
+            [3, 4, 6, 7],
+            3,
+        )
 
 
 def test_winnable_deals_for_the_web_server(tmp_path: Path) -> None:

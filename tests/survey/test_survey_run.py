@@ -105,6 +105,18 @@ def test_local_pool(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert "2 deals solved" in again.stdout and "8 already decided" in again.stdout
     check_complete(path, range(1, 11))
+    # After the solver got stronger: the unknown deals again, never a verdict.
+    unknown = sorted(deal for deal, verdict, *_ in rows(path) if verdict == "unknown")
+    assert unknown, "2,000 positions leave some one-deck deals unknown"
+    retry = subprocess.run(
+        survey(path, "1-10", "--workers", "2", "--retry-unknown"),
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    assert retry.returncode == 0, retry.stderr
+    assert f"{len(unknown)} deals solved" in retry.stdout
+    assert sorted(deal for deal, *_ in rows(path)[10:]) == unknown
 
 
 def test_local_pool_keeps_winning_lines(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from milligan.cards import Card
 from milligan.moves import DEAL, STOP, Move, MoveKind
@@ -25,17 +25,50 @@ FLAG = 64
 FIRST_PASS_FREE_MOVES = 3
 #: ... and gets 1/FIRST_PASS_SHARE of what the staged search left.
 FIRST_PASS_SHARE = 2
-#: Rounds of the staged search: (how a reprieve is explored, beam width,
-#: positions per beam position).  "plan": the planner's outcomes; "cap": free
-#: moves one by one, at most FIRST_PASS_FREE_MOVES per reprieve.
-STAGED_ROUNDS: tuple[tuple[str, int, int], ...] = (
-    ("plan", 100, 1000),
-    ("cap", 100, 1000),
-    ("plan", 400, 1500),
-    ("cap", 400, 1500),
-    ("plan", 1500, 2000),
-    ("cap", 1500, 2000),
+#: The weights of the core's stage score: cards up, breaks, empty columns,
+#: depth of the next cards the foundations need.
+WEIGHTS: dict[str, int] = {"w_found": 64, "w_break": 8, "w_empty": 16, "w_depth": 1}
+
+
+class Round(NamedTuple):
+    """One round of the staged search.
+
+    ``mode``: how a reprieve is explored ("plan": the planner's outcomes;
+    "cap": free moves one by one, at most FIRST_PASS_FREE_MOVES per
+    reprieve); ``width``: the beam; ``per_position``: positions per beam
+    position; ``weights``: the stage score's weights (core attribute names).
+    """
+
+    mode: str
+    width: int
+    per_position: int
+    weights: Mapping[str, int] = WEIGHTS
+
+
+#: Rounds of the staged search, every budget.
+STAGED_ROUNDS: tuple[Round, ...] = (
+    Round("plan", 100, 1000),
+    Round("cap", 100, 1000),
+    Round("plan", 400, 1500),
+    Round("cap", 400, 1500),
+    Round("plan", 1500, 2000),
+    Round("cap", 1500, 2000),
 )
+#: Rounds added after them when the budget is large (LARGE_BUDGET positions
+#: or more, or no position limit): the same beam under other weights, then a
+#: wider one.  A beam that dies out under one score can live under another:
+#: scoring cards up less and buried needed cards more keeps tables that
+#: free a blocked suit.  Measured in docs/BENCHMARKS.md (bench/hard.py).
+WIDE_ROUNDS: tuple[Round, ...] = (
+    Round("plan", 1500, 2000, {**WEIGHTS, "w_found": 16, "w_depth": 4}),
+    Round("cap", 1500, 2000, {**WEIGHTS, "w_found": 16, "w_depth": 4}),
+    Round("plan", 1500, 2000, {**WEIGHTS, "w_found": 8}),
+    Round("cap", 1500, 2000, {**WEIGHTS, "w_found": 8}),
+    Round("plan", 4000, 2000),
+    Round("cap", 4000, 2000),
+)
+#: The position budget from which WIDE_ROUNDS run.
+LARGE_BUDGET = 5_000_000
 #: The staged search's share of the position and time budget.
 STAGED_SHARE = 0.75
 #: Each beam position passes on at most this many candidates.
@@ -46,11 +79,6 @@ LAST_STAGE = 8
 DEAL_BYTES = (2).to_bytes(4, "big")
 #: A beam node of the staged search: (parent, packed moves from the parent).
 Node = tuple[Any, bytes]
-#: The weights of the core's stage score: cards up, breaks, empty columns,
-#: depth of the next cards the foundations need.
-WEIGHTS: dict[str, int] = {"w_found": 64, "w_break": 8, "w_empty": 16, "w_depth": 1}
-
-
 def card_code(card: Card) -> int:
     """The core's code of a card: ``suit * 13 + rank - 1``."""
     return int(card.suit) * 13 + int(card.rank) - 1
@@ -143,12 +171,8 @@ def search(
     arguments = encode(start)
     table = max_memory_mb * 1024 * 1024
     staged_limit, staged_deadline = budget.share(STAGED_SHARE)
-    rounds = (
-        STAGED_ROUNDS
-        if arguments["rule"] != _RULES["none"]
-        else tuple(r for r in STAGED_ROUNDS if r[0] == "cap")
-    )
-    for index, (mode, width, per_position) in enumerate(rounds):
+    rounds = staged_rounds(max_positions, reprieve=arguments["rule"] != _RULES["none"])
+    for index, (mode, width, per_position, weights) in enumerate(rounds):
         left = -1 if staged_limit < 0 else staged_limit - budget.spent
         if left == 0 or (staged_deadline >= 0 and time.monotonic() >= staged_deadline):
             break
@@ -156,7 +180,7 @@ def search(
             width, per_position = fit(width, per_position, left)
         core = _core.Core(table_bytes=table, **arguments)
         verdict, path = staged(
-            core, mode, width, per_position, left, staged_deadline, budget.report
+            core, mode, width, per_position, left, staged_deadline, budget.report, weights
         )
         budget.spent += int(core.positions)
         del core
@@ -165,6 +189,14 @@ def search(
         if budget.exhausted():
             return "unknown", (), budget.spent
     return complete(arguments, table, budget)
+
+
+def staged_rounds(max_positions: int | None, *, reprieve: bool = True) -> tuple[Round, ...]:
+    """The staged rounds for a position budget (None: none); only "cap" ones without a reprieve."""
+    rounds = STAGED_ROUNDS
+    if max_positions is None or max_positions >= LARGE_BUDGET:
+        rounds += WIDE_ROUNDS
+    return rounds if reprieve else tuple(r for r in rounds if r.mode == "cap")
 
 
 def fit(width: int, per_position: int, positions: int) -> tuple[int, int]:
@@ -189,6 +221,7 @@ def staged(
     limit: int,
     deadline: float,
     report: Callable[[int, float], None],
+    weights: Mapping[str, int] = WEIGHTS,
 ) -> tuple[str, list[tuple[int, int, int, int]] | None]:
     """One round of the staged search: a beam of ``width`` positions from deal to deal.
 
@@ -199,7 +232,7 @@ def staged(
     (stock empty) searches for the win.  Returns ("won", moves) or
     ("unknown", None); a round never proves a loss.
     """
-    set_stage_mode(core, mode)
+    set_stage_mode(core, mode, weights)
     began = time.monotonic()
     # the beam is a tree: a node is (parent, the moves from the parent's
     # position to this one), so a stage's candidates share their past
@@ -230,13 +263,13 @@ def staged(
     return "unknown", None
 
 
-def set_stage_mode(core: Any, mode: str) -> None:
+def set_stage_mode(core: Any, mode: str, weights: Mapping[str, int] = WEIGHTS) -> None:
     """Set a core up for ``stage``: the score's weights, and how reprieves are explored.
 
     ``mode`` is "plan" (the planner's outcomes) or "cap" (free moves one by
     one, at most FIRST_PASS_FREE_MOVES per reprieve).
     """
-    for name, value in WEIGHTS.items():
+    for name, value in weights.items():
         setattr(core, name, value)
     if mode == "plan":
         core.planner = True

@@ -98,6 +98,12 @@ def register(subparsers: Any) -> None:
         "the search); without it only the length of the line found is kept",
     )
     run.add_argument(
+        "--retry-unknown",
+        action="store_true",
+        help="also retry the deals an earlier attempt left unknown under limits as large as "
+        "these (after the solver got stronger); decided deals are still skipped",
+    )
+    run.add_argument(
         "--player",
         choices=("solve", *PLAYERS),
         default="solve",
@@ -323,6 +329,7 @@ def _run_with_progress(
                 engine,
                 solutions=args.solutions,
                 player=player,
+                retry_unknown=args.retry_unknown,
                 on_progress=show,
             )
     except KeyboardInterrupt:

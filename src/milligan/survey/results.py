@@ -434,19 +434,27 @@ def pending_plays(
 
 
 def pending_deals(
-    store: ResultStore, variant: str, deals: Iterable[int], limits: Limits
+    store: ResultStore,
+    variant: str,
+    deals: Iterable[int],
+    limits: Limits,
+    *,
+    retry_unknown: bool = False,
 ) -> tuple[list[int], int]:
     """The deals that still need solving under ``limits``, and how many are skipped.
 
     A deal is skipped when it is won or lost, or when an attempt with limits at
-    least as large as these already ended ``unknown``.
+    least as large as these already ended ``unknown`` (unless ``retry_unknown``:
+    a stronger solver may decide it under the same limits).
     """
     best = store.verdicts(variant)
     todo: list[int] = []
     skipped = 0
     for deal in deals:
         result = best.get((variant, deal))
-        if result is not None and (result.decided or result.limits.covers(limits)):
+        if result is not None and (
+            result.decided or (not retry_unknown and result.limits.covers(limits))
+        ):
             skipped += 1
         else:
             todo.append(deal)

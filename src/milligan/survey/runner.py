@@ -564,6 +564,7 @@ def run_survey(
     *,
     solutions: bool = False,
     player: Player | None = None,
+    retry_unknown: bool = False,
     on_progress: Callable[[SurveyProgress, Result | Play | None], None] | None = None,
 ) -> SurveyProgress:
     """Solve every deal not yet decided under ``limits`` and store each result.
@@ -574,6 +575,8 @@ def run_survey(
     deal whose solver raises is counted as failed and not stored (a rerun
     tries it again). Interrupting (``KeyboardInterrupt``) kills the deals in
     flight and re-raises; everything finished before is already stored.
+    ``retry_unknown`` retries deals left unknown under limits as large as
+    these too.
 
     With a ``player``, each deal is played to its end by it instead (see
     :class:`Player`), and deals it has already played with the same settings
@@ -585,7 +588,9 @@ def run_survey(
     skipped = 0
     for name in variants:
         if player is None:
-            pending, skipped_here = pending_deals(store, name, deals, limits)
+            pending, skipped_here = pending_deals(
+                store, name, deals, limits, retry_unknown=retry_unknown
+            )
         else:
             pending, skipped_here = pending_plays(
                 store, name, deals, player.name, player.settings()
