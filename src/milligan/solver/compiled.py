@@ -79,6 +79,8 @@ LAST_STAGE = 8
 DEAL_BYTES = (2).to_bytes(4, "big")
 #: A beam node of the staged search: (parent, packed moves from the parent).
 Node = tuple[Any, bytes]
+
+
 def card_code(card: Card) -> int:
     """The core's code of a card: ``suit * 13 + rank - 1``."""
     return int(card.suit) * 13 + int(card.rank) - 1
