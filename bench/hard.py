@@ -8,7 +8,8 @@ out (the rest of the budget goes to the complete DFS), and the verdict of
 the whole search (``compiled.search``, as ``solve`` runs it, without the
 shortening).  ``--wider W,...`` appends rounds of those widths (2,000
 positions per beam position, both reprieve modes, "cap" only without a
-reprieve) to the staged schedule for this run only: nothing is written.
+reprieve) after the rounds a large budget adds (so with --max-positions
+of 5,000,000 or more), for this run only: nothing is written.
 ``--no-wide`` leaves out the rounds a large budget adds (``WIDE_ROUNDS``),
 to measure what they win:
 
