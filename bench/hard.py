@@ -82,8 +82,7 @@ def main() -> None:
             won.append(deal)
         print(f"{args.variant} {deal}: staged rounds {spent:,} positions; {verdict} "
               f"at {positions:,}", flush=True)
-    reprieve = Variant.named(args.variant).reprieve != "none"
-    rounds = len(compiled.staged_rounds(args.max_positions, reprieve=reprieve))
+    rounds = len(compiled.staged_rounds(Variant.named(args.variant), args.max_positions))
     print(f"rounds {rounds}; won {len(won)} of {len(deals)} "
           f"({', '.join(map(str, won)) or 'none'}); staged rounds used a median of "
           f"{statistics.median(used):,.0f} of {args.max_positions:,} positions; "

@@ -105,8 +105,12 @@ def test_local_pool(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert "2 deals solved" in again.stdout and "8 already decided" in again.stdout
     check_complete(path, range(1, 11))
-    # After the solver got stronger: the unknown deals again, never a verdict.
-    unknown = sorted(deal for deal, verdict, *_ in rows(path) if verdict == "unknown")
+    # After the solver got stronger: the unknown deals again, never a verdict
+    # (deal 3 is decided here by hand, as a larger pass would have).
+    with ResultStore(path) as store:
+        store.add(Result("one-deck", 3, Limits(20.0, 2000, 200), "lost", 0.1, 10))
+    stored = rows(path)
+    unknown = sorted({deal for deal, verdict, *_ in stored if verdict == "unknown"} - {3})
     assert unknown, "2,000 positions leave some one-deck deals unknown"
     retry = subprocess.run(
         survey(path, "1-10", "--workers", "2", "--retry-unknown"),
@@ -116,7 +120,7 @@ def test_local_pool(tmp_path: Path) -> None:
     )
     assert retry.returncode == 0, retry.stderr
     assert f"{len(unknown)} deals solved" in retry.stdout
-    assert sorted(deal for deal, *_ in rows(path)[10:]) == unknown
+    assert sorted(deal for deal, *_ in rows(path)[len(stored) :]) == unknown
 
 
 def test_local_pool_keeps_winning_lines(tmp_path: Path) -> None:

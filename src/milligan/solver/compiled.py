@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 from milligan.cards import Card
 from milligan.moves import DEAL, STOP, Move, MoveKind
 from milligan.position import Position
+from milligan.variants import Variant
 
 try:
     from milligan.solver import _core  # type: ignore[attr-defined]
@@ -173,7 +174,7 @@ def search(
     arguments = encode(start)
     table = max_memory_mb * 1024 * 1024
     staged_limit, staged_deadline = budget.share(STAGED_SHARE)
-    rounds = staged_rounds(max_positions, reprieve=arguments["rule"] != _RULES["none"])
+    rounds = staged_rounds(start.variant, max_positions)
     for index, (mode, width, per_position, weights) in enumerate(rounds):
         left = -1 if staged_limit < 0 else staged_limit - budget.spent
         if left == 0 or (staged_deadline >= 0 and time.monotonic() >= staged_deadline):
@@ -193,12 +194,15 @@ def search(
     return complete(arguments, table, budget)
 
 
-def staged_rounds(max_positions: int | None, *, reprieve: bool = True) -> tuple[Round, ...]:
-    """The staged rounds for a position budget (None: none); only "cap" ones without a reprieve."""
+def staged_rounds(variant: Variant, max_positions: int | None) -> tuple[Round, ...]:
+    """The staged rounds for ``variant`` and a position budget (None: none).
+
+    Without a reprieve only the "cap" rounds run: the planner has nothing to plan.
+    """
     rounds = STAGED_ROUNDS
     if max_positions is None or max_positions >= LARGE_BUDGET:
         rounds += WIDE_ROUNDS
-    return rounds if reprieve else tuple(r for r in rounds if r.mode == "cap")
+    return rounds if variant.reprieve != "none" else tuple(r for r in rounds if r.mode == "cap")
 
 
 def fit(width: int, per_position: int, positions: int) -> tuple[int, int]:
