@@ -133,6 +133,34 @@ def test_best_attempt_and_what_a_rerun_skips(tmp_path: Path) -> None:
         )
 
 
+def test_a_rerun_skips_a_deal_tried_under_limits_of_two_kinds(tmp_path: Path) -> None:
+    # A position pass, then a time pass: two unknowns, neither covering the other.
+    positions = Limits(timeout=None, max_positions=2_000_000, max_memory_mb=256)
+    seconds = Limits(timeout=10.0, max_positions=None, max_memory_mb=512)
+    with ResultStore(tmp_path / "r.sqlite3") as store:
+        for deal in (1, 2):
+            store.add(result(deal, "unknown", limits=positions))
+        store.add(result(1, "unknown", seconds=10.0, limits=seconds))
+        assert pending_deals(store, "one-deck", [1, 2], seconds) == ([2], 1)
+        assert pending_deals(store, "one-deck", [1, 2], positions) == ([], 2)
+
+
+def test_a_starved_attempt_is_tried_again(tmp_path: Path) -> None:
+    # Out of (wall) time after 0.3 s of CPU: the machine was busy, not the solver.
+    seconds = Limits(timeout=10.0, max_positions=None, max_memory_mb=512)
+    starved = dataclasses.replace(
+        result(1, "unknown", seconds=10.1, limits=seconds), cpu_seconds=0.3
+    )
+    fed = dataclasses.replace(result(2, "unknown", seconds=10.0, limits=seconds), cpu_seconds=9.7)
+    # Stopped early by its memory limit: a real unknown under these limits.
+    early = dataclasses.replace(result(3, "unknown", seconds=2.0, limits=seconds), cpu_seconds=0.3)
+    assert (starved.starved, fed.starved, early.starved) == (True, False, False)
+    with ResultStore(tmp_path / "r.sqlite3") as store:
+        for attempt in (starved, fed, early):
+            store.add(attempt)
+        assert pending_deals(store, "one-deck", [1, 2, 3], seconds) == ([1], 2)
+
+
 def test_winnable_deals_for_the_web_server(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite3"
     assert winnable_deals(path, "one-deck") == []

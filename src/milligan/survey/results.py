@@ -155,6 +155,11 @@ def _at_least(mine: float | None, theirs: float | None) -> bool:
     return mine_value >= theirs_value
 
 
+#: An unknown whose worker had less than this share of a core over its time
+#: limit is :attr:`Result.starved`.
+STARVED_SHARE = 0.5
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """One solver attempt at one deal."""
@@ -179,6 +184,24 @@ class Result:
     @property
     def decided(self) -> bool:
         return self.verdict != "unknown"
+
+    @property
+    def starved(self) -> bool:
+        """An unknown that ran out of time while its worker got less than half a core.
+
+        The time limit is wall time, so on a machine busy with other work an
+        attempt can end having searched for a fraction of its limit.  Such an
+        attempt does not count as tried under its limits: a rerun tries the
+        deal again (:func:`pending_deals`).
+        """
+        timeout = self.limits.timeout
+        return (
+            not self.decided
+            and timeout is not None
+            and self.cpu_seconds is not None
+            and self.seconds >= 0.95 * timeout
+            and self.cpu_seconds < STARVED_SHARE * timeout
+        )
 
     @property
     def solve_time(self) -> float:
@@ -445,16 +468,21 @@ def pending_deals(
 
     A deal is skipped when it is won or lost, or when an attempt with limits at
     least as large as these already ended ``unknown`` (unless ``retry_unknown``:
-    a stronger solver may decide it under the same limits).
+    a stronger solver may decide it under the same limits).  Every attempt
+    counts, not only the best one: a deal tried with a time limit after a pass
+    with a position limit has two unknowns, neither larger than the other.  A
+    :attr:`~Result.starved` attempt does not count.
     """
-    best = store.verdicts(variant)
+    done: set[int] = set()
+    for result in store.attempts(variant):
+        if result.decided or (
+            not retry_unknown and not result.starved and result.limits.covers(limits)
+        ):
+            done.add(result.deal)
     todo: list[int] = []
     skipped = 0
     for deal in deals:
-        result = best.get((variant, deal))
-        if result is not None and (
-            result.decided or (not retry_unknown and result.limits.covers(limits))
-        ):
+        if deal in done:
             skipped += 1
         else:
             todo.append(deal)
