@@ -1,0 +1,119 @@
+"""What the fair player loses by not seeing the stock: the same player, told the next rows.
+
+    python bench/oracle.py                          # classic deals 1-40: rows 0, 1 and 12
+    python bench/oracle.py --deals 41-100 --rows 0,1 --workers 2
+    python bench/oracle.py --rows 0,12 --rollout 3  # the look-ahead played out 3 stages
+
+A diagnostic, not a player: it deliberately breaks the fair player's rule.
+For ``--rows K`` every sample the player draws keeps its shuffled cards
+except the first K rows of the stock, which are the true ones (K = 0 is the
+fair player as shipped; K = 12 in classic is the whole stock). The decision
+procedure is unchanged (candidate tables, one stage of look-ahead scored by
+the table heuristic), so the gap between K = 0 and K = 1 is what not knowing
+the next row costs, and the gap between K = 1 and 97% (the survey's
+complete-knowledge rate) is what the procedure itself leaves on the table.
+
+``--rollout N`` plays the look-ahead out over N stages (``fair.ROLLOUT``;
+the shipped player looks one stage ahead), so a deeper procedure can be
+given the same information.
+
+It prints, per K, the games won and the deals won only with K, or only with
+K = 0 (the first K listed): the deals are played in pairs, so those counts
+are what tells two settings apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from unittest import mock
+
+from milligan.game import Game
+from milligan.position import Observation, Position
+from milligan.solver import fair
+
+
+def told(game: Game, rows: int) -> Callable[[Observation, random.Random], Position]:
+    """A sampler that draws as the fair player's does, then puts back the true next ``rows``."""
+    draw = fair.sample_position
+
+    def sample(view: Observation, rng: random.Random) -> Position:
+        world = draw(view, rng)
+        truth = game.position
+        if rows == 0 or truth.observe() != view:
+            return world
+        known = truth.stock[: rows * truth.variant.columns]
+        rest = list(world.stock)
+        for card in known:
+            rest.remove(card)
+        return Position(
+            world.variant,
+            world.columns,
+            world.face_down,
+            world.foundations,
+            (*known, *rest),
+            world.reprieve,
+            world.moved,
+        )
+
+    return sample
+
+
+def play(job: tuple[str, int, int, int, int, int]) -> tuple[int, int, str, int, float]:
+    """(rows, deal, result, cards up, CPU seconds) of one autoplayed game."""
+    variant, deal, rows, rollout, samples, positions = job
+    game = Game.new(variant, deal)
+    began = time.process_time()
+    with (
+        mock.patch.object(fair, "sample_position", told(game, rows)),
+        mock.patch.object(fair, "ROLLOUT", rollout),
+    ):
+        outcome = fair.autoplay(game, samples=samples, max_positions=positions)
+    cpu = time.process_time() - began
+    return rows, deal, outcome.result, game.position.cards_on_foundations(), cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--deals", default="1-40", help="a range, e.g. 1-40")
+    parser.add_argument("--rows", default="0,1,12", help="stock rows the samples know")
+    parser.add_argument("--rollout", type=int, default=fair.ROLLOUT, help="look-ahead stages")
+    parser.add_argument("--samples", type=int, default=fair.DEFAULT_SAMPLES)
+    parser.add_argument("--max-positions", type=int, default=fair.DEFAULT_POSITIONS)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    first, _, last = args.deals.partition("-")
+    deals = range(int(first), int(last or first) + 1)
+    settings = [int(rows) for rows in args.rows.split(",")]
+    jobs = [
+        (args.variant, deal, rows, args.rollout, args.samples, args.max_positions)
+        for rows in settings
+        for deal in deals
+    ]
+    won: dict[int, set[int]] = {rows: set() for rows in settings}
+    cpu: dict[int, float] = dict.fromkeys(settings, 0.0)
+    with ProcessPoolExecutor(args.workers) as pool:
+        for rows, deal, result, _up, seconds in pool.map(play, jobs):
+            cpu[rows] += seconds
+            if result == "won":
+                won[rows].add(deal)
+    base = settings[0]
+    print(
+        f"{args.variant} deals {args.deals}: {args.samples} samples, "
+        f"{args.max_positions:,} positions a decision, look-ahead {args.rollout} stage(s)"
+    )
+    print(f"| rows known | won | only with these rows | only with {base} | CPU s per game |")
+    print("|---:|---:|---:|---:|---:|")
+    for rows in settings:
+        print(
+            f"| {rows} | {len(won[rows])} of {len(deals)} | {len(won[rows] - won[base])} "
+            f"| {len(won[base] - won[rows])} | {cpu[rows] / len(deals):.1f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
