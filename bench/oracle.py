@@ -46,15 +46,27 @@ def told(game: Game, rows: int) -> Callable[[Observation, random.Random], Positi
         if rows == 0 or truth.observe() != view:
             return world
         known = truth.stock[: rows * truth.variant.columns]
-        rest = list(world.stock)
+        # The sample's hidden cards, face-down ones first, less the known rows,
+        # go back to the face-down places and then behind the known rows.
+        hidden = [
+            card
+            for cards, down in zip(world.columns, world.face_down, strict=True)
+            for card in cards[:down]
+        ]
+        hidden += world.stock
         for card in known:
-            rest.remove(card)
+            hidden.remove(card)
+        deal = iter(hidden)
+        columns = tuple(
+            tuple(next(deal) if i < down else card for i, card in enumerate(cards))
+            for cards, down in zip(world.columns, world.face_down, strict=True)
+        )
         return Position(
             world.variant,
-            world.columns,
+            columns,
             world.face_down,
             world.foundations,
-            (*known, *rest),
+            (*known, *deal),
             world.reprieve,
             world.moved,
         )
