@@ -584,3 +584,33 @@ def test_several_variants_go_deal_by_deal(tmp_path: Path) -> None:
         ("strict", 1),
     ]
     assert (progress.total, progress.skipped, progress.lost) == (5, 1, 5)
+
+
+def test_a_run_says_when_attempts_were_starved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The solver's side is a stand-in: an attempt out of wall time after 0.1 s of CPU.
+    from milligan.cli import main
+    from milligan.survey import runner
+
+    def starved_run(
+        store: ResultStore, variants: Any, deals: Any, limits: Limits, engine: Any, **options: Any
+    ) -> runner.SurveyProgress:
+        progress = runner.SurveyProgress(total=1, skipped=0)
+        attempt = Result("one-deck", 5, limits, "unknown", 1.0, 10, cpu_seconds=0.1)
+        store.add(attempt)
+        progress.count(attempt)
+        options["on_progress"](progress, attempt)
+        return progress
+
+    monkeypatch.setattr(runner, "run_survey", starved_run)
+    monkeypatch.setattr(signal, "signal", lambda *_: None)
+    results = tmp_path / "r.sqlite3"
+    argv = ["survey", "run", "--variant", "one-deck", "--deals", "5", "--timeout", "1"]
+    assert main([*argv, "--results", str(results), "--quiet"]) == 0
+    assert "1 unknown after less than half a core" in capsys.readouterr().out
+    # ... and the rerun tries that deal again.
+    with ResultStore(results) as store:
+        (attempt,) = store.attempts()
+        assert attempt.starved
+        assert runner.pending_deals(store, "one-deck", [5], attempt.limits) == ([5], 0)
