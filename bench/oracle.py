@@ -34,6 +34,7 @@ from unittest import mock
 from milligan.game import Game
 from milligan.position import Observation, Position
 from milligan.solver import fair
+from milligan.survey.runner import parse_deals
 
 
 def told(game: Game, rows: int) -> Callable[[Observation, random.Random], Position]:
@@ -91,15 +92,14 @@ def play(job: tuple[str, int, int, int, int, int]) -> tuple[int, int, str, int, 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="classic")
-    parser.add_argument("--deals", default="1-40", help="a range, e.g. 1-40")
+    parser.add_argument("--deals", default="1-40", help="deal numbers, e.g. 1-40 or 3,7,10-12")
     parser.add_argument("--rows", default="0,1,12", help="stock rows the samples know")
     parser.add_argument("--rollout", type=int, default=fair.ROLLOUT, help="look-ahead stages")
     parser.add_argument("--samples", type=int, default=fair.DEFAULT_SAMPLES)
     parser.add_argument("--max-positions", type=int, default=fair.DEFAULT_POSITIONS)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
-    first, _, last = args.deals.partition("-")
-    deals = range(int(first), int(last or first) + 1)
+    deals = parse_deals(args.deals)
     settings = [int(rows) for rows in args.rows.split(",")]
     jobs = [
         (args.variant, deal, rows, args.rollout, args.samples, args.max_positions)

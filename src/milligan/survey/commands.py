@@ -310,12 +310,8 @@ def _run_with_progress(
         disable=args.quiet,
     )
     task_id = bar.add_task("starting", total=None)
-    starved = 0
 
     def show(progress: SurveyProgress, result: Result | Play | None) -> None:
-        nonlocal starved
-        if isinstance(result, Result) and result.starved:
-            starved += 1
         description = f"won {progress.won} lost {progress.lost} {unknown} {progress.unknown}"
         if progress.failed:
             description += f" failed {progress.failed}"
@@ -352,9 +348,9 @@ def _run_with_progress(
         f"failed {progress.failed}); {progress.skipped} already "
         f"{'decided' if player is None else 'played'}, skipped"
     )
-    if starved:
+    if progress.starved:
         print(
-            f"{starved} unknown after less than half a core over the time limit "
+            f"{progress.starved} unknown after less than half a core over the time limit "
             "(the machine was busy): run the same command again to retry them"
         )
     return 1 if progress.failed else 0

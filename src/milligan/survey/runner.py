@@ -539,6 +539,8 @@ class SurveyProgress:
     unknown: int = 0
     failed: int = 0
     failures: list[str] = field(default_factory=list)
+    #: unknowns that were starved of CPU (:attr:`Result.starved`): a rerun retries them
+    starved: int = 0
 
     @property
     def done(self) -> int:
@@ -553,6 +555,8 @@ class SurveyProgress:
             self.lost += 1
         else:
             self.unknown += 1
+            if isinstance(result, Result) and result.starved:
+                self.starved += 1
 
 
 def run_survey(
