@@ -14,7 +14,7 @@ import psutil
 import pytest
 
 import milligan
-from milligan.workers import kill_pool, process_pool
+from milligan.workers import kill_pool, process_pool, start_process
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -70,6 +70,39 @@ def test_pool_workers_ignore_ctrl_c_and_run_niced() -> None:
         assert pool.submit(os.getppid).result(timeout=60) == os.getpid()
     finally:
         pool.shutdown()
+
+
+def test_a_single_worker_ignores_sigterm_and_ends_with_kill() -> None:
+    """A SIGTERM to the whole process group (``timeout``, ``kill -- -PGID``) is the
+    parent's to handle: its single workers live on until it kills them."""
+    worker = start_process(time.sleep, 600, name="sleeper")
+    try:
+        assert worker.pid is not None
+        deadline = time.monotonic() + 60
+        # wait until the worker has set up its signals (it sleeps from then on)
+        while time.monotonic() < deadline:
+            if signal.SIGTERM in _ignored_signals(worker.pid):
+                break
+            time.sleep(0.05)
+        assert {signal.SIGINT, signal.SIGTERM} <= _ignored_signals(worker.pid)
+        os.kill(worker.pid, signal.SIGTERM)
+        assert not _gone(worker.pid, 1.0)
+        worker.kill()
+        assert _gone(worker.pid, 20)
+    finally:
+        worker.kill()
+        worker.join(timeout=30)
+
+
+def _ignored_signals(pid: int) -> set[int]:
+    """The signals ``pid`` ignores, from ``SigIgn`` in /proc (Linux)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc")
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            mask = int(line.split()[1], 16)
+            return {number for number in range(1, 64) if mask & (1 << (number - 1))}
+    return set()
 
 
 def test_killing_a_pool_ends_its_tasks_in_flight() -> None:

@@ -5,8 +5,9 @@ pool (:mod:`milligan.survey.runner`) start their workers here, the same way:
 
 - with ``spawn``, never ``fork``: both parents run threads, and a forked
   child would inherit their locks in whatever state they were;
-- each worker ignores Ctrl-C (stopping the workers is the parent's job) and
-  dies with its parent, even when the parent is killed with SIGKILL: through
+- each worker ignores Ctrl-C (stopping the workers is the parent's job), a
+  single worker from :func:`start_process` ignores SIGTERM too, and every
+  worker dies with its parent, even when the parent is killed with SIGKILL: through
   ``prctl(PR_SET_PDEATHSIG)`` on Linux, else a thread that watches the
   parent's id;
 - optionally at a lower priority (``niceness``), so that background work
@@ -71,12 +72,21 @@ def watch_parent(parent: int, interval: float = WATCH_INTERVAL) -> threading.Thr
     return thread
 
 
-def worker_init(parent: int, niceness: int = 0, use_prctl: bool = True) -> None:
+def worker_init(
+    parent: int, niceness: int = 0, use_prctl: bool = True, ignore_term: bool = False
+) -> None:
     """Set up a worker process of ``parent``: Ctrl-C ignored, death with the parent, niceness.
 
+    ``ignore_term`` ignores SIGTERM as well, for a worker its parent only
+    ever ends with SIGKILL: a ``kill`` or ``timeout`` sent to the whole
+    process group then reaches the parent alone, which shuts down in order
+    instead of finding its worker dead under a job.  (A process pool's own
+    shutdown may ``terminate()`` its workers, so pool workers keep SIGTERM.)
     ``use_prctl=False`` uses the watch thread even where ``prctl`` works (for tests).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if ignore_term:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if not (use_prctl and die_with_parent_signal()):
         watch_parent(parent)
     if os.getppid() != parent:  # the parent died while this worker was starting
@@ -89,7 +99,7 @@ def worker_init(parent: int, niceness: int = 0, use_prctl: bool = True) -> None:
 def _run(
     parent: int, niceness: int, use_prctl: bool, target: Callable[..., Any], args: tuple[Any, ...]
 ) -> None:
-    worker_init(parent, niceness, use_prctl)
+    worker_init(parent, niceness, use_prctl, ignore_term=True)
     target(*args)
 
 
@@ -100,7 +110,10 @@ def start_process(
     niceness: int = 0,
     use_prctl: bool = True,
 ) -> SpawnProcess:
-    """A started worker process that runs ``target(*args)``; ``target`` must pickle."""
+    """A started worker process that runs ``target(*args)``; ``target`` must pickle.
+
+    It ignores SIGINT and SIGTERM: end it with ``kill()`` (SIGKILL).
+    """
     process = CONTEXT.Process(
         target=_run,
         args=(os.getpid(), niceness, use_prctl, target, args),

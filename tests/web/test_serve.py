@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 
 from milligan.store import open_database
@@ -26,7 +27,13 @@ from milligan.web.settings import ENVIRON, ServerSettings
 class Server:
     """A ``milligan serve`` subprocess on a free loopback port."""
 
-    def __init__(self, database: str, *extra: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        database: str,
+        *extra: str,
+        env: dict[str, str] | None = None,
+        new_session: bool = False,
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
@@ -36,6 +43,7 @@ class Server:
             stderr=subprocess.STDOUT,
             env={**os.environ, **(env or {})},
             text=True,
+            start_new_session=new_session,
         )
         deadline = time.monotonic() + 60
         while True:
@@ -159,6 +167,32 @@ def test_a_crash_in_the_middle_of_play(database: str) -> None:
     assert found["revision"] in (last["revision"], last["revision"] + 1)
     if found["revision"] == last["revision"]:
         assert found["columns"] == last["columns"] and found["moves"] == last["moves"]
+
+
+def test_a_sigterm_to_the_whole_group_shuts_down_quietly(database: str) -> None:
+    """``timeout`` and ``kill -- -PGID`` signal the server and its solver workers at once.
+
+    The workers leave shutting down to the server, so the background filler,
+    busy finding a winnable deal, is stopped in order and logs no failure.
+    """
+    server = Server(database, new_session=True)
+    try:
+        filler = None
+        deadline = time.monotonic() + 60
+        while filler is None and time.monotonic() < deadline:
+            workers = psutil.Process(server.process.pid).children()
+            filler = next((w for w in workers if w.nice() >= 15), None)
+            time.sleep(0.1)
+        assert filler is not None, "the winnable filler's worker never started"
+        time.sleep(1.0)  # let it get into a search
+        os.killpg(server.process.pid, signal.SIGTERM)
+        server.process.wait(timeout=60)
+    finally:
+        output = server.stop()
+    # uvicorn shuts down, then raises the signal it caught again: -SIGTERM
+    assert server.process.returncode in (0, -signal.SIGTERM), output
+    assert "failed" not in output and "Traceback" not in output, output
+    assert psutil.wait_procs([filler], timeout=20)[1] == []
 
 
 def test_raw_http_limits(server: Server) -> None:

@@ -104,7 +104,7 @@ class WinnableFiller:
             except Exception as error:  # a closed worker or a lost database: try later
                 if self._stop.is_set():
                     return
-                log.warning("filling the winnable pool failed: %s", error)
+                log.warning("filling the winnable pool failed: %r", error)
                 with contextlib.suppress(Exception):
                     self._stop.wait(30.0)
                 continue
