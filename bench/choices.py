@@ -1,0 +1,209 @@
+"""Does the fair player choose well among its candidates?  Each one played on.
+
+    python bench/choices.py                               # classic deals 1-16, 8 and 4 rows left
+    python bench/choices.py --deals 1-40 --rows-left 9,6,3 --stocks 8 --workers 2
+    python bench/choices.py --out choices.jsonl   # and every decision, as JSON lines
+
+A diagnostic of one decision at a time. The fair player (as shipped) plays
+each deal; at the decisions made with the given numbers of stock rows left,
+its candidate plans are listed as ``fair.decide`` lists them, with the one
+its look-ahead chooses. Then every candidate is *played on*: in each of
+``--stocks`` stocks drawn at random from the unseen cards (the same stocks
+for every candidate, none of them the true one), the candidate's moves are
+played, its deal shows that stock's next row, and the fair player goes on
+alone to the end of the game. So each candidate gets the share of stocks
+that the fair player wins from it: its value to this player, judged by play
+rather than by a heuristic or by a solver that sees the stock.
+
+It prints the mean share won after the chosen candidate and after the best
+one. "Best" is picked on half the stocks and scored on the other half (and
+the other way round), so that the luck of a few stocks does not make the
+best look better than it is. The gap between the two is what a perfect judge
+among these candidates would add at these decisions; a small gap says the
+losses come from elsewhere (the candidates themselves, or later decisions).
+Only variants without face-down cards (all but ``improved``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from unittest import mock
+
+from milligan.cards import Card
+from milligan.game import Game
+from milligan.moves import Move
+from milligan.position import Observation
+from milligan.solver import fair
+from milligan.survey.runner import parse_deals
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One probed decision: where it was made and what it chose among."""
+
+    deal: int
+    line: tuple[Move, ...]  # the moves played before it
+    rows_left: int
+    plans: tuple[tuple[Move, ...], ...]
+    chosen: int
+    stocks: tuple[tuple[Card, ...], ...]
+
+
+def candidates(
+    view: Observation, history: Sequence[Observation], seed: int, samples: int, positions: int
+) -> tuple[list[tuple[Move, ...]], int]:
+    """The candidate plans of ``fair.decide`` for these arguments, and the one it chooses."""
+    rng = random.Random(seed)
+    worlds = [fair.sample_position(view, rng) for _ in range(samples)]
+    seen = {old for old in history if old.stock == view.stock} | {view}
+    stage_budget = max(1000, int(positions * fair.STAGE_SHARE))
+    plans = fair._candidates(worlds, seen, stage_budget)
+    chance_budget = int(positions * fair.CHANCE_SHARE)
+    per_look = max(500, (positions - stage_budget - chance_budget) // (len(plans) * samples))
+    best: tuple[float, int] | None = None
+    for index, (moves, _) in enumerate(plans):
+        total = sum(fair._look_ahead(fair._after(w, moves), per_look)[0] for w in worlds)
+        if best is None or total > best[0]:
+            best = (total, index)
+    assert best is not None
+    return [moves for moves, _ in plans], best[1]
+
+
+def probe(job: tuple[str, int, Sequence[int], int, int, int]) -> list[Decision]:
+    """Play ``deal`` with the fair player; list the decisions made at ``rows_left``."""
+    variant, deal, rows_left, stocks, samples, positions = job
+    game = Game.new(variant, deal)
+    calls: list[tuple[Observation, tuple[Observation, ...], int]] = []
+    decide = fair.decide
+
+    def recording(view: Observation, history: Sequence[Observation] = (), **kw: int) -> fair.Plan:
+        calls.append((view, tuple(history), kw["seed"]))
+        return decide(view, history, **kw)
+
+    with mock.patch.object(fair, "decide", recording):
+        fair.autoplay(game, samples=samples, max_positions=positions)
+    columns = game.variant.columns
+    out = []
+    for view, history, seed in calls:
+        rows = view.stock // columns
+        if rows not in rows_left or view.stock % columns:
+            continue
+        plans, chosen = candidates(view, history, seed, samples, positions)
+        if len(plans) < 2:
+            continue
+        played = seed  # autoplay's seed 0: a decision's seed is the number of moves played
+        world = fair.sample_position(view, random.Random(0))
+        unseen = list(world.stock)
+        rng = random.Random(1_000_003 * deal + played)
+        drawn = []
+        for _ in range(stocks):
+            rng.shuffle(unseen)
+            drawn.append(tuple(unseen))
+        out.append(Decision(deal, game.moves[:played], rows, tuple(plans), chosen, tuple(drawn)))
+    return out
+
+
+def play_on(
+    job: tuple[str, int, tuple[Move, ...], tuple[Move, ...], tuple[Card, ...], int, int],
+) -> bool:
+    """Whether the fair player wins after ``prefix`` then ``plan``, with ``stock`` as the stock."""
+    variant, deal, prefix, plan, stock, samples, positions = job
+    order = Game.new(variant, deal).order
+    game = Game.from_order(variant, order[: len(order) - len(stock)] + stock)
+    for move in (*prefix, *plan):
+        game.play(move)
+    if game.status == "playing":
+        fair.autoplay(game, samples=samples, max_positions=positions)
+    return game.status == "won"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--deals", default="1-16", help="deal numbers, e.g. 1-16 or 3,7,10-12")
+    parser.add_argument("--rows-left", default="8,4", help="probe decisions with these stock rows")
+    parser.add_argument("--stocks", type=int, default=8, help="stocks each candidate is played in")
+    parser.add_argument("--samples", type=int, default=fair.DEFAULT_SAMPLES)
+    parser.add_argument("--max-positions", type=int, default=fair.DEFAULT_POSITIONS)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", help="also write every decision, as JSON lines, to this file")
+    args = parser.parse_args()
+    if args.variant == "improved":
+        parser.error("only variants without face-down cards")
+    deals = parse_deals(args.deals)
+    rows_left = [int(rows) for rows in args.rows_left.split(",")]
+    began = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        probes = [
+            (args.variant, deal, rows_left, args.stocks, args.samples, args.max_positions)
+            for deal in deals
+        ]
+        decisions = [d for found in pool.map(probe, probes) for d in found]
+        jobs = [
+            (args.variant, d.deal, d.line, plan, stock, args.samples, args.max_positions)
+            for d in decisions
+            for plan in d.plans
+            for stock in d.stocks
+        ]
+        results = iter(pool.map(play_on, jobs, chunksize=1))
+        table = [[[next(results) for _ in d.stocks] for _ in d.plans] for d in decisions]
+    elapsed = time.perf_counter() - began
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as out:
+            for d, t in zip(decisions, table, strict=True):
+                entry = {
+                    "variant": args.variant,
+                    "deal": d.deal,
+                    "line": " ".join(map(str, d.line)),
+                    "rows_left": d.rows_left,
+                    "plans": [" ".join(map(str, plan)) for plan in d.plans],
+                    "chosen": d.chosen,
+                    "won": [[int(w) for w in won] for won in t],
+                }
+                out.write(json.dumps(entry) + "\n")
+    half = args.stocks // 2
+    print(
+        f"{args.variant} deals {args.deals}, decisions with {args.rows_left} rows left: "
+        f"{len(decisions)} decisions, {len(jobs)} games played on "
+        f"({args.stocks} stocks a candidate), {elapsed:.0f} s on {args.workers} worker(s)"
+    )
+    print(
+        "| rows left | decisions | candidates (mean) | chosen: won "
+        "| best by play (held out): won | chosen is best | no candidate won |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for rows in [*rows_left, None]:
+        picked = [
+            (d, t)
+            for d, t in zip(decisions, table, strict=True)
+            if rows is None or d.rows_left == rows
+        ]
+        if not picked:
+            continue
+        chosen = held = 0.0
+        best_is_chosen = none_won = 0
+        for d, t in picked:
+            shares = [sum(won) / len(won) for won in t]
+            chosen += shares[d.chosen]
+            # pick on one half of the stocks, score on the other, both ways
+            for a, b in ((slice(0, half), slice(half, None)), (slice(half, None), slice(0, half))):
+                pick = max(range(len(t)), key=lambda i: (sum(t[i][a]), i == d.chosen))
+                held += sum(t[pick][b]) / len(t[pick][b]) / 2
+            best_is_chosen += shares[d.chosen] == max(shares)
+            none_won += max(shares) == 0
+        n = len(picked)
+        print(
+            f"| {'all' if rows is None else rows} | {n} "
+            f"| {sum(len(d.plans) for d, _ in picked) / n:.1f} | {chosen / n:.1%} | {held / n:.1%} "
+            f"| {best_is_chosen} | {none_won} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
