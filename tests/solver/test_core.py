@@ -221,6 +221,44 @@ def test_the_widest_beam_stays_within_the_fixed_overhead() -> None:
     assert probe["grew_kb"] <= (4 + 64) * 1024
 
 
+@needs_core
+def test_a_kept_table_gives_the_same_answers_as_fresh_memory() -> None:
+    """Cores reuse the tables of ended cores (zeroed): every answer stays the same."""
+    core_module = compiled._core
+    start = Position.deal(Variant.named("spanish"), 12)
+    budgets = (30_000, 5_000, 60_000, 5_000)
+
+    def searches() -> list[tuple[str, int]]:
+        out = []
+        for budget in budgets:
+            core = compiled.new_core(start, 4)
+            verdict, _ = core.search(budget, -1.0, None, 0.0)
+            out.append((str(verdict), int(core.positions)))
+            del core
+        return out
+
+    try:
+        core_module.reuse_tables(False)
+        fresh = searches()
+        assert core_module.kept_table_bytes() == 0
+        core_module.reuse_tables(True)
+        kept = searches()
+        assert 0 < core_module.kept_table_bytes() <= 64 * 1024 * 1024
+    finally:
+        core_module.reuse_tables(True)
+    assert kept == fresh
+    assert [positions for _, positions in fresh] == list(budgets)  # none ended early
+
+
+@needs_core
+def test_kept_tables_stay_within_64_mib() -> None:
+    core_module = compiled._core
+    start = Position.deal(Variant.named("spanish"), 12)
+    cores = [compiled.new_core(start, megabytes) for megabytes in (64, 32, 16, 128)]
+    del cores
+    assert core_module.kept_table_bytes() <= 64 * 1024 * 1024
+
+
 def test_tiny_budget_gives_unknown_not_lost() -> None:
     start = Position.deal(Variant.named("spanish"), 2)
     result = solve(start, max_positions=50)

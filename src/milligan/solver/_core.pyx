@@ -47,6 +47,74 @@ cdef enum:
     EMPTY_MAX = 6           # the tallest column an "empty it" goal takes on
     ROOM = 3100 + MAX_PLANS * (PLAN_MAX + 1)
 
+# Position tables given back by cores that ended, kept for the next core of
+# the same size.  Many short searches (the fair player makes about sixty a
+# decision) would otherwise spend a fifth of their time in page faults, on
+# fresh anonymous memory: a kept table is already backed, and only the part
+# its core used is zeroed again.  At most SPARE_BYTES are kept in all, so a
+# process holds no more than that beyond its live cores' tables, and a table
+# from a large search is never kept.  The cores' answers do not change: a
+# table always starts all zeros.
+cdef enum:
+    SPARES = 4
+cdef size_t SPARE_BYTES = 64 * 1024 * 1024
+cdef void *_spare_table[SPARES]
+cdef size_t _spare_len[SPARES]
+cdef size_t _kept = 0
+cdef bint _reuse = True
+
+
+cdef void *_take_table(size_t length) noexcept:
+    """Zeroed memory for a position table of ``length`` bytes (MAP_FAILED if none)."""
+    global _kept
+    cdef int i
+    cdef void *mem
+    for i in range(SPARES):
+        if _spare_table[i] != NULL and _spare_len[i] == length:
+            mem = _spare_table[i]
+            _spare_table[i] = NULL
+            _kept -= length
+            return mem
+    return mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+
+
+cdef void _give_table(void *mem, size_t length, size_t used) noexcept:
+    """A table's memory back from its core: kept, zeroed, for the next one, or unmapped."""
+    global _kept
+    cdef int i
+    if _reuse and _kept + length <= SPARE_BYTES:
+        for i in range(SPARES):
+            if _spare_table[i] == NULL:
+                memset(mem, 0, used if used < length else length)
+                _spare_table[i] = mem
+                _spare_len[i] = length
+                _kept += length
+                return
+    munmap(mem, length)
+
+
+def reuse_tables(bint on):
+    """Keep the position tables of ended cores for the next ones (on by default).
+
+    Off, every core maps fresh memory and unmaps it when it ends, and the
+    tables kept so far are unmapped; for benchmarks that compare the two.
+    """
+    global _reuse, _kept
+    cdef int i
+    _reuse = on
+    if not on:
+        for i in range(SPARES):
+            if _spare_table[i] != NULL:
+                munmap(_spare_table[i], _spare_len[i])
+                _spare_table[i] = NULL
+        _kept = 0
+
+
+def kept_table_bytes():
+    """The bytes of position tables kept for the next cores (at most 64 MiB)."""
+    return _kept
+
+
 cdef uint8_t RANK[64]
 cdef uint8_t SUIT[64]
 cdef uint8_t RED[64]
@@ -301,7 +369,7 @@ cdef class Core:
         # MADV_HUGEPAGE: on a busy machine its fault-time compaction stalled
         # searches for seconds
         self.table_len = buckets * BUCKET * 2 * sizeof(uint64_t)
-        mem = mmap(NULL, self.table_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        mem = _take_table(self.table_len)
         if mem == MAP_FAILED:
             raise MemoryError()
         self.table = <uint64_t *>mem
@@ -332,7 +400,7 @@ cdef class Core:
 
     def __dealloc__(self):
         if self.table != NULL:
-            munmap(self.table, self.table_len)
+            _give_table(self.table, self.table_len, (self.mask + 1) * BUCKET * 16)
         free(self.frames)
         free(self.moves)
         free(self.undo)
