@@ -49,12 +49,12 @@ cdef enum:
 
 # Position tables given back by cores that ended, kept for the next core of
 # the same size.  Many short searches (the fair player makes about sixty a
-# decision) would otherwise spend a fifth of their time in page faults, on
-# fresh anonymous memory: a kept table is already backed, and only the part
-# its core used is zeroed again.  At most SPARE_BYTES are kept in all, so a
-# process holds no more than that beyond its live cores' tables, and a table
-# from a large search is never kept.  The cores' answers do not change: a
-# table always starts all zeros.
+# decision) would otherwise spend a fifth to a quarter of their time in page
+# faults, on fresh anonymous memory: a kept table is already backed, and only
+# the part its core used is zeroed again.  At most SPARE_BYTES are kept in
+# all, so a process holds no more than that beyond its live cores' tables,
+# and a table from a large search is never kept.  The cores' answers do not
+# change: a table always starts all zeros.
 cdef enum:
     SPARES = 4
 cdef size_t SPARE_BYTES = 64 * 1024 * 1024
