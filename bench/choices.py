@@ -38,7 +38,7 @@ from unittest import mock
 from milligan.cards import Card
 from milligan.game import Game
 from milligan.moves import Move
-from milligan.position import Observation
+from milligan.position import Observation, Position
 from milligan.solver import fair
 from milligan.survey.runner import parse_deals
 
@@ -55,57 +55,52 @@ class Decision:
     stocks: tuple[tuple[Card, ...], ...]
 
 
-def candidates(
-    view: Observation, history: Sequence[Observation], seed: int, samples: int, positions: int
-) -> tuple[list[tuple[Move, ...]], int]:
-    """The candidate plans of ``fair.decide`` for these arguments, and the one it chooses."""
-    rng = random.Random(seed)
-    worlds = [fair.sample_position(view, rng) for _ in range(samples)]
-    seen = {old for old in history if old.stock == view.stock} | {view}
-    stage_budget = max(1000, int(positions * fair.STAGE_SHARE))
-    plans = fair._candidates(worlds, seen, stage_budget)
-    chance_budget = int(positions * fair.CHANCE_SHARE)
-    per_look = max(500, (positions - stage_budget - chance_budget) // (len(plans) * samples))
-    best: tuple[float, int] | None = None
-    for index, (moves, _) in enumerate(plans):
-        total = sum(fair._look_ahead(fair._after(w, moves), per_look)[0] for w in worlds)
-        if best is None or total > best[0]:
-            best = (total, index)
-    assert best is not None
-    return [moves for moves, _ in plans], best[1]
-
-
 def probe(job: tuple[str, int, Sequence[int], int, int, int]) -> list[Decision]:
-    """Play ``deal`` with the fair player; list the decisions made at ``rows_left``."""
+    """Play ``deal`` with the fair player; list the decisions made at ``rows_left``.
+
+    Each decision's candidates and choice are recorded as ``fair.decide``
+    makes them (through ``fair._choose``), so nothing is searched twice.
+    """
     variant, deal, rows_left, stocks, samples, positions = job
     game = Game.new(variant, deal)
-    calls: list[tuple[Observation, tuple[Observation, ...], int]] = []
-    decide = fair.decide
+    # per decision: what the player saw, the moves played before it, and its choice
+    calls: list[tuple[Observation, int, list[tuple[tuple[Move, ...], int | None]]]] = []
+    decide, choose = fair.decide, fair._choose
 
-    def recording(view: Observation, history: Sequence[Observation] = (), **kw: int) -> fair.Plan:
-        calls.append((view, tuple(history), kw["seed"]))
+    def recording_decide(
+        view: Observation, history: Sequence[Observation] = (), **kw: int
+    ) -> fair.Plan:
+        calls.append((view, len(history), []))
         return decide(view, history, **kw)
 
-    with mock.patch.object(fair, "decide", recording):
+    def recording_choose(
+        worlds: Sequence[Position], seen: set[Observation], budget: int
+    ) -> tuple[list[tuple[tuple[Move, ...], float]], int | None, int]:
+        plans, chosen, spent = choose(worlds, seen, budget)
+        calls[-1][2].append((tuple(moves for moves, _ in plans), chosen))
+        return plans, chosen, spent
+
+    with (
+        mock.patch.object(fair, "decide", recording_decide),
+        mock.patch.object(fair, "_choose", recording_choose),
+    ):
         fair.autoplay(game, samples=samples, max_positions=positions)
     columns = game.variant.columns
     out = []
-    for view, history, seed in calls:
+    for view, played, choices in calls:
         rows = view.stock // columns
-        if rows not in rows_left or view.stock % columns:
+        if rows not in rows_left or view.stock % columns or not choices:
             continue
-        plans, chosen = candidates(view, history, seed, samples, positions)
-        if len(plans) < 2:
+        ((plans, chosen),) = choices
+        if chosen is None or len(plans) < 2:
             continue
-        played = seed  # autoplay's seed 0: a decision's seed is the number of moves played
-        world = fair.sample_position(view, random.Random(0))
-        unseen = list(world.stock)
+        unseen = list(fair.sample_position(view, random.Random(0)).stock)
         rng = random.Random(1_000_003 * deal + played)
         drawn = []
         for _ in range(stocks):
             rng.shuffle(unseen)
             drawn.append(tuple(unseen))
-        out.append(Decision(deal, game.moves[:played], rows, tuple(plans), chosen, tuple(drawn)))
+        out.append(Decision(deal, game.moves[:played], rows, plans, chosen, tuple(drawn)))
     return out
 
 

@@ -237,13 +237,37 @@ def decide(
     seen = {old for old in history if old.stock == view.stock} | {view}
     if view.stock == 0 and not _hidden(view):
         return _endgame(here, seen, samples, max_positions)
+    plans, chosen, spent = _choose(worlds, seen, max_positions)
+    if chosen is None:
+        return _fallback(here, seen, samples, spent)
+    moves, score = plans[chosen]
+    chance_budget = int(max_positions * CHANCE_SHARE)
+    wins = 0
+    for world in worlds:
+        won, positions = _wins_after(world, moves, max(500, chance_budget // samples))
+        wins += won
+        spent += positions
+    moves = _shorten(here, moves[:-1]) + moves[-1:]
+    return Plan(moves, wins, samples, score, spent)
+
+
+def _choose(
+    worlds: Sequence[Position], seen: set[Observation], max_positions: int
+) -> tuple[list[tuple[tuple[Move, ...], float]], int | None, int]:
+    """(candidates, the index of the chosen one or None, positions spent).
+
+    Steps 2 and 3 of the module docstring: the candidate plans, each scored
+    by the look-ahead summed over ``worlds``; the best total is chosen.
+    """
     stage_budget = max(1000, int(max_positions * STAGE_SHARE))
     plans = _candidates(worlds, seen, stage_budget)
     if not plans:
-        return _fallback(here, seen, samples, stage_budget)
+        return plans, None, stage_budget
     spent = stage_budget
     chance_budget = int(max_positions * CHANCE_SHARE)
-    per_look = max(500, (max_positions - stage_budget - chance_budget) // (len(plans) * samples))
+    per_look = max(
+        500, (max_positions - stage_budget - chance_budget) // (len(plans) * len(worlds))
+    )
     best: tuple[float, int] | None = None
     for index, (moves, _) in enumerate(plans):
         total = 0.0
@@ -255,14 +279,7 @@ def decide(
         if best is None or total > best[0]:
             best = (total, index)
     assert best is not None
-    moves, score = plans[best[1]]
-    wins = 0
-    for world in worlds:
-        won, positions = _wins_after(world, moves, max(500, chance_budget // samples))
-        wins += won
-        spent += positions
-    moves = _shorten(here, moves[:-1]) + moves[-1:]
-    return Plan(moves, wins, samples, score, spent)
+    return plans, best[1], spent
 
 
 #: Shares of a decision's positions: the chosen plan's samples are solved
