@@ -3,6 +3,7 @@
     python bench/choices.py                               # classic deals 1-16, 8 and 4 rows left
     python bench/choices.py --deals 1-40 --rows-left 9,6,3 --stocks 8 --workers 2
     python bench/choices.py --out choices.jsonl   # and every decision, as JSON lines
+    python bench/choices.py --from docs/data/choices-classic.jsonl   # the table of a saved run
 
 A diagnostic of one decision at a time. The fair player (as shipped) plays
 each deal; at the decisions made with the given numbers of stock rows left,
@@ -33,6 +34,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 from unittest import mock
 
 from milligan.cards import Card
@@ -118,6 +120,40 @@ def play_on(
     return game.status == "won"
 
 
+def report(entries: Sequence[dict[str, Any]]) -> None:
+    """The table, from decisions as ``--out`` writes them (rows_left, chosen, won)."""
+    print(
+        "| rows left | decisions | candidates (mean) | chosen: won "
+        "| best by play (held out): won | a candidate at random: won "
+        "| the best-scored table: won | chosen is best | no candidate won |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for rows in [*sorted({e["rows_left"] for e in entries}, reverse=True), None]:
+        picked = [e for e in entries if rows is None or e["rows_left"] == rows]
+        chosen = held = random_pick = first = 0.0
+        best_is_chosen = none_won = 0
+        for entry in picked:
+            won, index = entry["won"], entry["chosen"]
+            half = len(won[0]) // 2
+            shares = [sum(stocks) / len(stocks) for stocks in won]
+            chosen += shares[index]
+            random_pick += sum(shares) / len(shares)
+            first += shares[0]  # the candidates come best-scored first
+            # pick on one half of the stocks, score on the other, both ways
+            for a, b in ((slice(0, half), slice(half, None)), (slice(half, None), slice(0, half))):
+                pick = max(range(len(won)), key=lambda i: (sum(won[i][a]), i == index))
+                held += sum(won[pick][b]) / len(won[pick][b]) / 2
+            best_is_chosen += shares[index] == max(shares)
+            none_won += max(shares) == 0
+        n = len(picked)
+        print(
+            f"| {'all' if rows is None else rows} | {n} "
+            f"| {sum(len(e['won']) for e in picked) / n:.1f} | {chosen / n:.1%} "
+            f"| {held / n:.1%} | {random_pick / n:.1%} | {first / n:.1%} "
+            f"| {best_is_chosen} | {none_won} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="classic")
@@ -128,7 +164,14 @@ def main() -> None:
     parser.add_argument("--max-positions", type=int, default=fair.DEFAULT_POSITIONS)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="also write every decision, as JSON lines, to this file")
+    parser.add_argument("--from", dest="source", help="print the table of an --out file, no play")
     args = parser.parse_args()
+    if args.source:
+        with open(args.source, encoding="utf-8") as lines:
+            entries = [json.loads(line) for line in lines]
+        print(f"{args.source}: {len(entries)} decisions")
+        report(entries)
+        return
     if args.variant == "improved":
         parser.error("only variants without face-down cards")
     deals = parse_deals(args.deals)
@@ -149,55 +192,28 @@ def main() -> None:
         results = iter(pool.map(play_on, jobs, chunksize=1))
         table = [[[next(results) for _ in d.stocks] for _ in d.plans] for d in decisions]
     elapsed = time.perf_counter() - began
+    entries = [
+        {
+            "variant": args.variant,
+            "deal": d.deal,
+            "line": " ".join(map(str, d.line)),
+            "rows_left": d.rows_left,
+            "plans": [" ".join(map(str, plan)) for plan in d.plans],
+            "chosen": d.chosen,
+            "won": [[int(w) for w in won] for won in t],
+        }
+        for d, t in zip(decisions, table, strict=True)
+    ]
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
-            for d, t in zip(decisions, table, strict=True):
-                entry = {
-                    "variant": args.variant,
-                    "deal": d.deal,
-                    "line": " ".join(map(str, d.line)),
-                    "rows_left": d.rows_left,
-                    "plans": [" ".join(map(str, plan)) for plan in d.plans],
-                    "chosen": d.chosen,
-                    "won": [[int(w) for w in won] for won in t],
-                }
-                out.write(json.dumps(entry) + "\n")
-    half = args.stocks // 2
+            out.writelines(json.dumps(entry) + "\n" for entry in entries)
     print(
         f"{args.variant} deals {args.deals}, decisions with {args.rows_left} rows left: "
         f"{len(decisions)} decisions, {len(jobs)} games played on "
         f"({args.stocks} stocks a candidate), {elapsed:.0f} s on {args.workers} worker(s)"
     )
-    print(
-        "| rows left | decisions | candidates (mean) | chosen: won "
-        "| best by play (held out): won | chosen is best | no candidate won |"
-    )
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    for rows in [*rows_left, None]:
-        picked = [
-            (d, t)
-            for d, t in zip(decisions, table, strict=True)
-            if rows is None or d.rows_left == rows
-        ]
-        if not picked:
-            continue
-        chosen = held = 0.0
-        best_is_chosen = none_won = 0
-        for d, t in picked:
-            shares = [sum(won) / len(won) for won in t]
-            chosen += shares[d.chosen]
-            # pick on one half of the stocks, score on the other, both ways
-            for a, b in ((slice(0, half), slice(half, None)), (slice(half, None), slice(0, half))):
-                pick = max(range(len(t)), key=lambda i: (sum(t[i][a]), i == d.chosen))
-                held += sum(t[pick][b]) / len(t[pick][b]) / 2
-            best_is_chosen += shares[d.chosen] == max(shares)
-            none_won += max(shares) == 0
-        n = len(picked)
-        print(
-            f"| {'all' if rows is None else rows} | {n} "
-            f"| {sum(len(d.plans) for d, _ in picked) / n:.1f} | {chosen / n:.1%} | {held / n:.1%} "
-            f"| {best_is_chosen} | {none_won} |"
-        )
+    if entries:
+        report(entries)
 
 
 if __name__ == "__main__":
