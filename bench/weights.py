@@ -2,12 +2,15 @@
 
     python3 bench/weights.py --set w_depth=0                 # classic deals 1-100
     python3 bench/weights.py --deals 101-200 --set w_depth=0 --set w_depth=0,w_break=16 --workers 2
+    python3 bench/weights.py --set modes=plan+cap            # how stage searches explore a reprieve
 
 Each ``--set`` is one player: the shipped weights (``fair.WEIGHTS``) with
-the given ones changed. Every player autoplays every deal with the same
-seeds; the first row is the shipped player. Single deals flip with the
-smallest change, so what tells two players apart is how many deals each
-wins that the other does not, printed beside the totals.
+the given ones changed; ``modes`` replaces ``fair.REPRIEVE_MODES`` (the
+stage searches' ways of exploring a reprieve, in turn, joined by ``+``).
+Every player autoplays every deal with the same seeds; the first row is
+the shipped player. Single deals flip with the smallest change, so what
+tells two players apart is how many deals each wins that the other does
+not, printed beside the totals.
 """
 
 from __future__ import annotations
@@ -21,23 +24,37 @@ from milligan.game import Game
 from milligan.solver import fair
 from milligan.survey.runner import parse_deals
 
+MODES = ("plan", "cap")
 
-def parse_weights(text: str) -> dict[str, int]:
-    """``w_depth=0,w_break=16`` as a dict (names checked against fair.WEIGHTS)."""
-    out: dict[str, int] = {}
+
+def parse_weights(text: str) -> dict[str, int | str]:
+    """``w_depth=0,w_break=16`` as a dict (names checked against fair.WEIGHTS, and ``modes``)."""
+    out: dict[str, int | str] = {}
     for part in filter(None, text.split(",")):
         name, _, value = part.partition("=")
+        if name == "modes":
+            if not value or any(mode not in MODES for mode in value.split("+")):
+                raise argparse.ArgumentTypeError(f"modes: {' or '.join(MODES)}, joined by +")
+            out[name] = value
+            continue
         if name not in fair.WEIGHTS:
-            raise argparse.ArgumentTypeError(f"no weight {name!r}: {', '.join(fair.WEIGHTS)}")
+            raise argparse.ArgumentTypeError(
+                f"no weight {name!r}: {', '.join(fair.WEIGHTS)} (or modes)"
+            )
         out[name] = int(value)
     return out
 
 
-def play(job: tuple[str, int, tuple[tuple[str, int], ...]]) -> tuple[int, str, float]:
+def play(job: tuple[str, int, tuple[tuple[str, int | str], ...]]) -> tuple[int, str, float]:
     """(deal, result, CPU seconds) of one autoplayed game with the weights changed."""
     variant, deal, changed = job
+    settings = dict(changed)
+    modes = str(settings.pop("modes", "+".join(fair.REPRIEVE_MODES))).split("+")
     began = time.process_time()
-    with mock.patch.dict(fair.WEIGHTS, dict(changed)):
+    with (
+        mock.patch.dict(fair.WEIGHTS, settings),
+        mock.patch.object(fair, "REPRIEVE_MODES", tuple(modes)),
+    ):
         outcome = fair.autoplay(Game.new(variant, deal))
     return deal, outcome.result, time.process_time() - began
 

@@ -318,14 +318,11 @@ def _look_ahead(position: Position, budget: int) -> tuple[float, int]:
             found = [(score, line) for line, score in _stage_plain(position, set(), share)]
             spent += share
         else:
-            core = compiled.new_core(position, MEMORY_MB, _mode(position))
-            for name, value in WEIGHTS.items():
-                setattr(core, name, value)
-            verdict, _, packed = core.stage(share, -1.0, 1)
-            spent += int(core.positions)
-            if verdict == "won":
+            won, packed, positions = _core_stage(position, share, 1)
+            spent += positions
+            if won is not None:
                 return WIN_VALUE, spent
-            found = [(float(score), compiled.unpack_line(tail) + (DEAL,)) for score, tail in packed]
+            found = [(score, line) for line, score in packed]
         if not found:
             return _score(position), spent
         score, line = found[0]
@@ -337,6 +334,9 @@ def _look_ahead(position: Position, budget: int) -> tuple[float, int]:
 
 #: How many stages the look-ahead plays out in each sample (1: the next one only).
 ROLLOUT = 1
+#: How the stage searches explore a reprieve, in turn ("plan": the reprieve
+#: planner's outcomes; "cap": free moves one by one, see compiled.set_stage_mode).
+REPRIEVE_MODES: tuple[str, ...] = ("plan",)
 
 
 def _hidden(view: Observation) -> bool:
@@ -387,24 +387,48 @@ def _stage(
     """
     if not compiled.AVAILABLE:
         return _stage_plain(world, seen, budget)
-    core = compiled.new_core(world, MEMORY_MB, _mode(world))
-    for name, value in WEIGHTS.items():
-        setattr(core, name, value)
-    for old in seen:
-        if old != world.observe():
-            core.forbid(*_key(old, world))
-    verdict, won, found = core.stage(budget, -1.0, CANDIDATES * 2)
-    if verdict == "won":
-        return [(compiled.decode_path(won), float("inf"))]
-    out = []
-    for score, tail in found:
-        out.append((compiled.unpack_line(tail) + (DEAL,), float(score)))
-    return out
+    here = world.observe()
+    keys = [_key(old, world) for old in seen if old != here]
+    won, found, _ = _core_stage(world, budget, CANDIDATES * 2, keys)
+    if won is not None:
+        return [(won, float("inf"))]
+    return found
 
 
-def _mode(position: Position) -> str:
-    """How the stage search explores a reprieve: the planner where there is one."""
-    return "cap" if position.variant.reprieve == "none" else "plan"
+def _core_stage(
+    position: Position,
+    budget: int,
+    keep: int,
+    forbidden: Sequence[tuple[int, int]] = (),
+) -> tuple[tuple[Move, ...] | None, list[tuple[tuple[Move, ...], float]], int]:
+    """The core's stage search from ``position``: (a win or None, lines, positions).
+
+    The lines lead to the ``keep`` best-scored tables in which a deal is
+    allowed, each followed by ``D``, best first.  Where there is a reprieve,
+    each of REPRIEVE_MODES searches in turn with what the ones before it
+    left of ``budget``, and their tables are ranked together.  Positions
+    whose core keys are in ``forbidden`` are never entered.
+    """
+    modes = ("cap",) if position.variant.reprieve == "none" else REPRIEVE_MODES
+    spent = 0
+    found: dict[bytes, float] = {}
+    for mode in modes:
+        core = compiled.new_core(position, MEMORY_MB, mode)
+        for name, value in WEIGHTS.items():
+            setattr(core, name, value)
+        for key in forbidden:
+            core.forbid(*key)
+        verdict, won, packed = core.stage(max(1, budget - spent), -1.0, keep)
+        spent += int(core.positions)
+        if verdict == "won":
+            return compiled.decode_path(won), [], spent
+        for score, tail in packed:
+            if float(score) > found.get(tail, -float("inf")):
+                found[tail] = float(score)
+        if spent >= budget:
+            break
+    ranked = sorted(found.items(), key=lambda item: (-item[1], len(item[0])))[:keep]
+    return None, [(compiled.unpack_line(tail) + (DEAL,), score) for tail, score in ranked], spent
 
 
 def _key(view: Observation, world: Position) -> tuple[int, int]:
