@@ -10,6 +10,7 @@ shortening).  ``--wider W,...`` appends rounds of those widths (2,000
 positions per beam position, both reprieve modes, "cap" only without a
 reprieve) after the rounds a large budget adds (so with --max-positions
 of 5,000,000 or more), for this run only: nothing is written.
+``--add MODE:WIDTH:PER:K=V,...`` appends one round with its own weights.
 ``--no-wide`` leaves out the rounds a large budget adds (``WIDE_ROUNDS``),
 to measure what they win:
 
@@ -52,14 +53,37 @@ def search(position: Position, max_positions: int) -> tuple[str, int, int]:
     return verdict, positions, staged[0] if staged else positions
 
 
+def round_of(text: str) -> compiled.Round:
+    """A round from ``MODE:WIDTH:PER[:K=V,...]``, as ``--add`` takes it."""
+    mode, width, per, *rest = text.split(":")
+    weights = dict(compiled.WEIGHTS)
+    for pair in filter(None, ",".join(rest).split(",")):
+        name, value = pair.split("=")
+        if name not in weights:
+            raise SystemExit(f"unknown weight {name!r}: {', '.join(weights)}")
+        weights[name] = int(value)
+    return compiled.Round(mode, int(width), int(per), weights)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--deals", required=True, help="comma-separated deal numbers")
     parser.add_argument("--max-positions", type=int, default=10_000_000)
     parser.add_argument("--wider", default="", help="widths of extra rounds, e.g. 4000")
-    parser.add_argument("--no-wide", action="store_true",
-                        help="without the rounds a large budget adds (compiled.WIDE_ROUNDS)")
+    parser.add_argument(
+        "--add",
+        action="append",
+        default=[],
+        metavar="MODE:WIDTH:PER[:K=V,...]",
+        help="append one round, e.g. cap:1500:2000:w_found=0,w_break=16 "
+        "(weights not given keep the solver's); repeatable",
+    )
+    parser.add_argument(
+        "--no-wide",
+        action="store_true",
+        help="without the rounds a large budget adds (compiled.WIDE_ROUNDS)",
+    )
     args = parser.parse_args()
     if not compiled.AVAILABLE:
         raise SystemExit("the compiled core is needed (pip install . with a C compiler)")
@@ -71,22 +95,29 @@ def main() -> None:
         compiled.WIDE_ROUNDS = compiled.WIDE_ROUNDS + tuple(
             compiled.Round(mode, width, 2000) for width in extra for mode in ("plan", "cap")
         )
+    for text in args.add:
+        compiled.WIDE_ROUNDS = compiled.WIDE_ROUNDS + (round_of(text),)
     used = []
     won = []
     began = time.process_time()
     for deal in deals:
-        verdict, positions, spent = search(Game.new(args.variant, deal).position,
-                                           args.max_positions)
+        verdict, positions, spent = search(
+            Game.new(args.variant, deal).position, args.max_positions
+        )
         used.append(spent)
         if verdict == "won":
             won.append(deal)
-        print(f"{args.variant} {deal}: staged rounds {spent:,} positions; {verdict} "
-              f"at {positions:,}", flush=True)
+        print(
+            f"{args.variant} {deal}: staged rounds {spent:,} positions; {verdict} at {positions:,}",
+            flush=True,
+        )
     rounds = len(compiled.staged_rounds(Variant.named(args.variant), args.max_positions))
-    print(f"rounds {rounds}; won {len(won)} of {len(deals)} "
-          f"({', '.join(map(str, won)) or 'none'}); staged rounds used a median of "
-          f"{statistics.median(used):,.0f} of {args.max_positions:,} positions; "
-          f"{time.process_time() - began:.0f} CPU s")
+    print(
+        f"rounds {rounds}; won {len(won)} of {len(deals)} "
+        f"({', '.join(map(str, won)) or 'none'}); staged rounds used a median of "
+        f"{statistics.median(used):,.0f} of {args.max_positions:,} positions; "
+        f"{time.process_time() - began:.0f} CPU s"
+    )
 
 
 if __name__ == "__main__":
