@@ -202,3 +202,33 @@ def test_the_python_table_score_is_the_cores(variant: str) -> None:
             checked += 1
             game.play(rng.choice(legal))
     assert checked > 200
+
+
+def test_both_reprieve_modes_rank_their_tables_together() -> None:
+    # fair.REPRIEVE_MODES ("plan" as shipped; "cap" may follow): the planner
+    # searches first with the whole budget, so adding the free moves' tables
+    # never makes the best table worse; every line is legal and ends with D
+    compiled = pytest.importorskip("milligan.solver.compiled")
+    if not compiled.AVAILABLE:
+        pytest.skip("the compiled core is not built")
+    from milligan.solver import fair
+
+    game = Game.new("classic", 5)
+    play_greedy(game, max_moves=60)
+    position = game.position
+    assert position.stock and position.reprieve is None
+    alone = fair._core_stage(position, 20_000, 6)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fair, "REPRIEVE_MODES", ("plan", "cap"))
+        both = fair._core_stage(position, 20_000, 6)
+    assert alone[0] is None and both[0] is None
+    scores = [score for _, score in both[1]]
+    assert scores == sorted(scores, reverse=True) and len(scores) <= 6
+    assert scores[0] >= alone[1][0][1]
+    assert both[2] > alone[2]
+    for line, _ in both[1]:
+        assert line[-1] == Move.parse("D")
+        after = position
+        for move in line:
+            assert move in after.legal_moves()
+            after = after.apply(move)
