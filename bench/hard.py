@@ -11,6 +11,9 @@ positions per beam position, both reprieve modes, "cap" only without a
 reprieve) after the rounds a large budget adds (so with --max-positions
 of 5,000,000 or more), for this run only: nothing is written.
 ``--add MODE:WIDTH:PER:K=V,...`` appends one round with its own weights.
+``--timeout S`` gives each deal S seconds and no position limit, with the
+survey's 512 MB, and ``--staged-share F`` changes the staged rounds' share
+of the budget (``compiled.STAGED_SHARE``; the rest goes to the complete DFS).
 ``--no-wide`` leaves out the rounds a large budget adds (``WIDE_ROUNDS``),
 to measure what they win:
 
@@ -30,7 +33,12 @@ from milligan.solver import compiled
 from milligan.variants import Variant
 
 
-def search(position: Position, max_positions: int) -> tuple[str, int, int]:
+def search(
+    position: Position,
+    max_positions: int | None,
+    timeout: float | None = None,
+    memory_mb: int = 256,
+) -> tuple[str, int, int]:
     """``compiled.search`` from ``position``: (verdict, positions, positions of the staged rounds).
 
     The staged rounds' share is what the budget had spent when the search
@@ -46,7 +54,11 @@ def search(position: Position, max_positions: int) -> tuple[str, int, int]:
     compiled.complete = handover
     try:
         verdict, _, positions = compiled.search(
-            position, timeout=None, max_positions=max_positions, max_memory_mb=256, progress=None
+            position,
+            timeout=timeout,
+            max_positions=max_positions,
+            max_memory_mb=memory_mb,
+            progress=None,
         )
     finally:
         compiled.complete = complete
@@ -80,6 +92,16 @@ def main() -> None:
         "(weights not given keep the solver's); repeatable",
     )
     parser.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds per deal with no position limit instead (as the survey's time passes)",
+    )
+    parser.add_argument(
+        "--staged-share",
+        type=float,
+        help=f"the staged rounds' share of the budget (default {compiled.STAGED_SHARE})",
+    )
+    parser.add_argument(
         "--no-wide",
         action="store_true",
         help="without the rounds a large budget adds (compiled.WIDE_ROUNDS)",
@@ -95,6 +117,11 @@ def main() -> None:
         compiled.WIDE_ROUNDS = compiled.WIDE_ROUNDS + tuple(
             compiled.Round(mode, width, 2000) for width in extra for mode in ("plan", "cap")
         )
+    # with --timeout, as the survey's time passes: no position limit, 512 MB
+    budget: int | None = None if args.timeout else args.max_positions
+    memory_mb = 512 if args.timeout else 256
+    if args.staged_share is not None:
+        compiled.STAGED_SHARE = args.staged_share
     for text in args.add:
         compiled.WIDE_ROUNDS = compiled.WIDE_ROUNDS + (round_of(text),)
     used = []
@@ -102,7 +129,7 @@ def main() -> None:
     began = time.process_time()
     for deal in deals:
         verdict, positions, spent = search(
-            Game.new(args.variant, deal).position, args.max_positions
+            Game.new(args.variant, deal).position, budget, args.timeout or None, memory_mb
         )
         used.append(spent)
         if verdict == "won":
@@ -111,12 +138,13 @@ def main() -> None:
             f"{args.variant} {deal}: staged rounds {spent:,} positions; {verdict} at {positions:,}",
             flush=True,
         )
-    rounds = len(compiled.staged_rounds(Variant.named(args.variant), args.max_positions))
+    rounds = len(compiled.staged_rounds(Variant.named(args.variant), budget))
+    limit = f"{args.timeout:g} s" if args.timeout else f"{args.max_positions:,} positions"
     print(
         f"rounds {rounds}; won {len(won)} of {len(deals)} "
         f"({', '.join(map(str, won)) or 'none'}); staged rounds used a median of "
-        f"{statistics.median(used):,.0f} of {args.max_positions:,} positions; "
-        f"{time.process_time() - began:.0f} CPU s"
+        f"{statistics.median(used):,.0f} positions (limit {limit}, staged share "
+        f"{compiled.STAGED_SHARE:g}); {time.process_time() - began:.0f} CPU s"
     )
 
 
