@@ -26,22 +26,12 @@ from milligan.solver import compiled, fair
 from milligan.survey.runner import parse_deals
 
 
-def breaks(position: Position) -> int:
-    """Cards that do not lie on their parent (face-down cards count as breaks)."""
-    count = 0
-    for cards, down in zip(position.columns, position.face_down, strict=True):
-        for i in range(1, len(cards)):
-            if i <= down or not cards[i].can_go_on(cards[i - 1]):
-                count += 1
-    return count
-
-
 def profile(start: Position, moves: Sequence[Move]) -> tuple[int, list[int]]:
     """(reprieves opened, breaks before each deal) along ``moves``."""
     position, opened, before_deals = start, 0, []
     for move in moves:
         if move == DEAL:
-            before_deals.append(breaks(position))
+            before_deals.append(fair.breaks(position))
         was_open = position.reprieve is not None
         position = position.apply(move)
         opened += position.reprieve is not None and not was_open

@@ -315,17 +315,16 @@ def _look_ahead(position: Position, budget: int) -> tuple[float, int]:
             verdict, _, positions = _search(position, max(share, budget - spent))
             return (WIN_VALUE if verdict == "won" else _score(position)), spent + positions
         if not compiled.AVAILABLE:
-            found = [(score, line) for line, score in _stage_plain(position, set(), share)]
+            found = _stage_plain(position, set(), share)
             spent += share
         else:
-            won, packed, positions = _core_stage(position, share, 1)
+            won, found, positions = _core_stage(position, share, 1)
             spent += positions
             if won is not None:
                 return WIN_VALUE, spent
-            found = [(score, line) for line, score in packed]
         if not found:
             return _score(position), spent
-        score, line = found[0]
+        line, score = found[0]
         if depth == stages - 1:
             return score, spent
         position = _after(position, line)
@@ -538,30 +537,39 @@ def _score(position: Position) -> float:
     against, empty columns for, and so does the depth of the shallowest copy
     of each card the foundations need next (12 when it is not on the table).
     """
-    up = position.cards_on_foundations()
-    breaks = empty = 0
+    empty = 0
     depth: dict[Card, int] = {}
-    for cards, down in zip(position.columns, position.face_down, strict=True):
+    for cards in position.columns:
         if not cards:
             empty += 1
-            continue
         for i, card in enumerate(cards):
             deep = len(cards) - 1 - i
             if deep < depth.get(card, 1000):
                 depth[card] = deep
-            if i and (i <= down or not card.can_go_on(cards[i - 1])):
-                breaks += 1
     need = 0
     for suit_cards, heights in zip(CARDS, position.foundations, strict=True):
         for height in sorted(set(heights)):
             if height < 13:
                 need += depth.get(suit_cards[height], 12)
     return float(
-        WEIGHTS["w_found"] * up
-        - WEIGHTS["w_break"] * breaks
+        WEIGHTS["w_found"] * position.cards_on_foundations()
+        - WEIGHTS["w_break"] * breaks(position)
         + WEIGHTS["w_empty"] * empty
         - WEIGHTS["w_depth"] * need
     )
+
+
+def breaks(position: Position) -> int:
+    """The table heuristic's breaks: cards not on a card one rank higher and of the other colour.
+
+    Face-down cards count as breaks; the bottom card of a column never does.
+    """
+    count = 0
+    for cards, down in zip(position.columns, position.face_down, strict=True):
+        for i in range(1, len(cards)):
+            if i <= down or not cards[i].can_go_on(cards[i - 1]):
+                count += 1
+    return count
 
 
 def _stage_plain(
