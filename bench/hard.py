@@ -8,16 +8,20 @@ out (the rest of the budget goes to the complete DFS), and the verdict of
 the whole search (``compiled.search``, as ``solve`` runs it, without the
 shortening).  ``--wider W,...`` appends rounds of those widths (2,000
 positions per beam position, both reprieve modes, "cap" only without a
-reprieve) after the rounds a large budget adds (so with --max-positions
-of 5,000,000 or more), for this run only: nothing is written.
+reprieve) after a large budget's rounds (so with --max-positions of
+5,000,000 or more), for this run only: nothing is written.
 ``--add MODE:WIDTH:PER:K=V,...`` appends one round with its own weights.
 ``--timeout S`` gives each deal S seconds and no position limit, with the
 survey's 512 MB, and ``--staged-share F`` changes the staged rounds' share
 of the budget (``compiled.STAGED_SHARE``; the rest goes to the complete DFS).
-``--no-wide`` leaves out the rounds a large budget adds (``WIDE_ROUNDS``),
-to measure what they win:
+``--no-wide`` runs the small budgets' rounds (``STAGED_ROUNDS``) instead
+of a large budget's (``LARGE_ROUNDS``), to measure what those win, and
+``--previous`` the large budgets' rounds before 1 December 2026 (the
+small budgets' six, then the same width under the two other scores, then
+width 4,000):
 
     python3 bench/hard.py --variant classic --deals 37,40,53 --no-wide
+    python3 bench/hard.py --variant classic --deals 37,40,53 --previous
 """
 
 from __future__ import annotations
@@ -65,6 +69,18 @@ def search(
     return verdict, positions, staged[0] if staged else positions
 
 
+#: The rounds a large budget ran before 1 December 2026 (``--previous``).
+PREVIOUS: tuple[compiled.Round, ...] = (
+    compiled.STAGED_ROUNDS
+    + tuple(
+        compiled.Round(mode, 1500, 2000, weights)
+        for weights in compiled.SCORES[1:]
+        for mode in ("plan", "cap")
+    )
+    + (compiled.Round("plan", 4000, 2000), compiled.Round("cap", 4000, 2000))
+)
+
+
 def round_of(text: str) -> compiled.Round:
     """A round from ``MODE:WIDTH:PER[:K=V,...]``, as ``--add`` takes it."""
     mode, width, per, *rest = text.split(":")
@@ -104,17 +120,24 @@ def main() -> None:
     parser.add_argument(
         "--no-wide",
         action="store_true",
-        help="without the rounds a large budget adds (compiled.WIDE_ROUNDS)",
+        help="a large budget runs the small budgets' rounds (compiled.STAGED_ROUNDS)",
+    )
+    parser.add_argument(
+        "--previous",
+        action="store_true",
+        help="a large budget runs the rounds it ran before 1 December 2026",
     )
     args = parser.parse_args()
     if not compiled.AVAILABLE:
         raise SystemExit("the compiled core is needed (pip install . with a C compiler)")
     deals = [int(text) for text in args.deals.split(",")]
     if args.no_wide:
-        compiled.WIDE_ROUNDS = ()
+        compiled.LARGE_ROUNDS = compiled.STAGED_ROUNDS
+    if args.previous:
+        compiled.LARGE_ROUNDS = PREVIOUS
     if args.wider:
         extra = [int(text) for text in args.wider.split(",")]
-        compiled.WIDE_ROUNDS = compiled.WIDE_ROUNDS + tuple(
+        compiled.LARGE_ROUNDS = compiled.LARGE_ROUNDS + tuple(
             compiled.Round(mode, width, 2000) for width in extra for mode in ("plan", "cap")
         )
     # with --timeout, as the survey's time passes: no position limit, 512 MB
@@ -123,7 +146,7 @@ def main() -> None:
     if args.staged_share is not None:
         compiled.STAGED_SHARE = args.staged_share
     for text in args.add:
-        compiled.WIDE_ROUNDS = compiled.WIDE_ROUNDS + (round_of(text),)
+        compiled.LARGE_ROUNDS = compiled.LARGE_ROUNDS + (round_of(text),)
     used = []
     won = []
     began = time.process_time()

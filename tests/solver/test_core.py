@@ -278,3 +278,42 @@ def test_unpack_line_reads_what_the_core_packs() -> None:
         tail = b"".join(m.to_bytes(4, "big") for m in packed)
         assert compiled.unpack_line(tail) == tuple(compiled.decode_move(*m) for m in moves)
     assert [compiled.encode_move(compiled.decode_move(*m)) for m in moves] == moves
+
+
+def test_a_large_budget_tries_every_score_at_each_width_before_the_next() -> None:
+    classic, spanish = Variant.named("classic"), Variant.named("spanish")
+    assert compiled.staged_rounds(classic, compiled.LARGE_BUDGET - 1) == compiled.STAGED_ROUNDS
+    for budget in (compiled.LARGE_BUDGET, None):
+        rounds = compiled.staged_rounds(classic, budget)
+        assert rounds == compiled.LARGE_ROUNDS
+        widths = [r.width for r in rounds]
+        assert widths == sorted(widths)  # never back to a narrower beam
+        for width in {r.width for r in compiled.STAGED_ROUNDS}:
+            at_width = [(r.mode, dict(r.weights)) for r in rounds if r.width == width]
+            assert at_width == [
+                (mode, dict(weights)) for weights in compiled.SCORES for mode in ("plan", "cap")
+            ]
+        assert {r.mode for r in compiled.staged_rounds(spanish, budget)} == {"cap"}
+
+
+@needs_core
+def test_a_large_budget_wins_a_deal_the_usual_score_misses() -> None:
+    """Classic 135 dies under the usual score at every width; another score wins it early.
+
+    With the other scores tried only after width 1,500 (the order before
+    1 December 2026), it was still unknown at 10,000,000 positions.
+    """
+    start = Position.deal(Variant.named("classic"), 135)
+    verdict, moves, positions = compiled.search(
+        start,
+        timeout=None,
+        max_positions=compiled.LARGE_BUDGET,
+        max_memory_mb=256,
+        progress=None,
+    )
+    assert verdict == "won"
+    assert positions < 2_000_000
+    end = start
+    for move in moves:
+        end = end.apply(move)
+    assert end.is_won()

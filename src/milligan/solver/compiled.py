@@ -46,7 +46,7 @@ class Round(NamedTuple):
     weights: Mapping[str, int] = WEIGHTS
 
 
-#: Rounds of the staged search, every budget.
+#: Rounds of the staged search below LARGE_BUDGET positions.
 STAGED_ROUNDS: tuple[Round, ...] = (
     Round("plan", 100, 1000),
     Round("cap", 100, 1000),
@@ -55,20 +55,28 @@ STAGED_ROUNDS: tuple[Round, ...] = (
     Round("plan", 1500, 2000),
     Round("cap", 1500, 2000),
 )
-#: Rounds added after them when the budget is large (LARGE_BUDGET positions
-#: or more, or no position limit): the same beam under other weights, then a
-#: wider one.  A beam that dies out under one score can live under another:
-#: scoring cards up less and buried needed cards more keeps tables that
-#: free a blocked suit.  Measured in docs/BENCHMARKS.md (bench/hard.py).
-WIDE_ROUNDS: tuple[Round, ...] = (
-    Round("plan", 1500, 2000, {**WEIGHTS, "w_found": 16, "w_depth": 4}),
-    Round("cap", 1500, 2000, {**WEIGHTS, "w_found": 16, "w_depth": 4}),
-    Round("plan", 1500, 2000, {**WEIGHTS, "w_found": 8}),
-    Round("cap", 1500, 2000, {**WEIGHTS, "w_found": 8}),
-    Round("plan", 4000, 2000),
-    Round("cap", 4000, 2000),
+#: The stage scores of a large budget's rounds, in turn at each width: the
+#: usual one, then two that count cards up less (and buried needed cards
+#: more).  A beam that dies out under one score can live under another:
+#: scoring cards up less keeps tables that free a blocked suit.
+SCORES: tuple[Mapping[str, int], ...] = (
+    WEIGHTS,
+    {**WEIGHTS, "w_found": 16, "w_depth": 4},
+    {**WEIGHTS, "w_found": 8},
 )
-#: The position budget from which WIDE_ROUNDS run.
+#: The rounds when the budget is large (LARGE_BUDGET positions or more, or
+#: no position limit): each width of STAGED_ROUNDS under every score of
+#: SCORES, both reprieve modes, before the next width; then width 4,000.
+#: Trying every score at a small width first finds the wins that one score
+#: misses at a fraction of a wide round's cost.  Measured in
+#: docs/BENCHMARKS.md (bench/hard.py).
+LARGE_ROUNDS: tuple[Round, ...] = tuple(
+    Round(mode, width, per_position, weights)
+    for width, per_position in ((100, 1000), (400, 1500), (1500, 2000))
+    for weights in SCORES
+    for mode in ("plan", "cap")
+) + (Round("plan", 4000, 2000), Round("cap", 4000, 2000))
+#: The position budget from which LARGE_ROUNDS replace STAGED_ROUNDS.
 LARGE_BUDGET = 5_000_000
 #: The staged search's share of the position and time budget.
 STAGED_SHARE = 0.75
@@ -199,9 +207,8 @@ def staged_rounds(variant: Variant, max_positions: int | None) -> tuple[Round, .
 
     Without a reprieve only the "cap" rounds run: the planner has nothing to plan.
     """
-    rounds = STAGED_ROUNDS
-    if max_positions is None or max_positions >= LARGE_BUDGET:
-        rounds += WIDE_ROUNDS
+    large = max_positions is None or max_positions >= LARGE_BUDGET
+    rounds = LARGE_ROUNDS if large else STAGED_ROUNDS
     return rounds if variant.reprieve != "none" else tuple(r for r in rounds if r.mode == "cap")
 
 
