@@ -72,7 +72,7 @@ SCORES: tuple[Mapping[str, int], ...] = (
 #: docs/BENCHMARKS.md (bench/hard.py).
 LARGE_ROUNDS: tuple[Round, ...] = tuple(
     Round(mode, width, per_position, weights)
-    for width, per_position in ((100, 1000), (400, 1500), (1500, 2000))
+    for width, per_position in dict.fromkeys((r.width, r.per_position) for r in STAGED_ROUNDS)
     for weights in SCORES
     for mode in ("plan", "cap")
 ) + (Round("plan", 4000, 2000), Round("cap", 4000, 2000))
