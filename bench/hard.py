@@ -117,12 +117,13 @@ def main() -> None:
         type=float,
         help=f"the staged rounds' share of the budget (default {compiled.STAGED_SHARE})",
     )
-    parser.add_argument(
+    order = parser.add_mutually_exclusive_group()
+    order.add_argument(
         "--no-wide",
         action="store_true",
         help="a large budget runs the small budgets' rounds (compiled.STAGED_ROUNDS)",
     )
-    parser.add_argument(
+    order.add_argument(
         "--previous",
         action="store_true",
         help="a large budget runs the rounds it ran before 1 December 2026",
@@ -133,7 +134,7 @@ def main() -> None:
     deals = [int(text) for text in args.deals.split(",")]
     if args.no_wide:
         compiled.LARGE_ROUNDS = compiled.STAGED_ROUNDS
-    if args.previous:
+    elif args.previous:
         compiled.LARGE_ROUNDS = PREVIOUS
     if args.wider:
         extra = [int(text) for text in args.wider.split(",")]
