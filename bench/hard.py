@@ -18,10 +18,12 @@ of the budget (``compiled.STAGED_SHARE``; the rest goes to the complete DFS).
 of a large budget's (``LARGE_ROUNDS``), to measure what those win, and
 ``--previous`` the large budgets' rounds before 1 December 2026 (the
 small budgets' six, then the same width under the two other scores, then
-width 4,000):
+width 4,000), and ``--no-narrow`` the large budgets' rounds without the
+narrow rounds' extra scores (``compiled.NARROW_SCORES``, since 1 December 2026):
 
     python3 bench/hard.py --variant classic --deals 37,40,53 --no-wide
     python3 bench/hard.py --variant classic --deals 37,40,53 --previous
+    python3 bench/hard.py --variant classic --deals 37,40,53 --no-narrow
 """
 
 from __future__ import annotations
@@ -81,6 +83,12 @@ PREVIOUS: tuple[compiled.Round, ...] = (
 )
 
 
+#: The rounds a large budget ran before NARROW_SCORES (``--no-narrow``).
+NO_NARROW: tuple[compiled.Round, ...] = tuple(
+    r for r in compiled.LARGE_ROUNDS if r.weights not in compiled.NARROW_SCORES
+)
+
+
 def round_of(text: str) -> compiled.Round:
     """A round from ``MODE:WIDTH:PER[:K=V,...]``, as ``--add`` takes it."""
     mode, width, per, *rest = text.split(":")
@@ -128,6 +136,11 @@ def main() -> None:
         action="store_true",
         help="a large budget runs the rounds it ran before 1 December 2026",
     )
+    order.add_argument(
+        "--no-narrow",
+        action="store_true",
+        help="a large budget runs its rounds without compiled.NARROW_SCORES",
+    )
     args = parser.parse_args()
     if not compiled.AVAILABLE:
         raise SystemExit("the compiled core is needed (pip install . with a C compiler)")
@@ -136,6 +149,8 @@ def main() -> None:
         compiled.LARGE_ROUNDS = compiled.STAGED_ROUNDS
     elif args.previous:
         compiled.LARGE_ROUNDS = PREVIOUS
+    elif args.no_narrow:
+        compiled.LARGE_ROUNDS = NO_NARROW
     if args.wider:
         extra = [int(text) for text in args.wider.split(",")]
         compiled.LARGE_ROUNDS = compiled.LARGE_ROUNDS + tuple(

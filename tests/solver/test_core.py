@@ -288,12 +288,48 @@ def test_a_large_budget_tries_every_score_at_each_width_before_the_next() -> Non
         assert rounds == compiled.LARGE_ROUNDS
         widths = [r.width for r in rounds]
         assert widths == sorted(widths)  # never back to a narrower beam
+        narrowest = min(r.width for r in compiled.STAGED_ROUNDS)
         for width in {r.width for r in compiled.STAGED_ROUNDS}:
+            scores = compiled.SCORES
+            if width == narrowest:
+                scores += compiled.NARROW_SCORES
             at_width = [(r.mode, dict(r.weights)) for r in rounds if r.width == width]
             assert at_width == [
-                (mode, dict(weights)) for weights in compiled.SCORES for mode in ("plan", "cap")
+                (mode, dict(weights)) for weights in scores for mode in ("plan", "cap")
             ]
         assert {r.mode for r in compiled.staged_rounds(spanish, budget)} == {"cap"}
+
+
+def large_search(start: Position) -> tuple[str, int]:
+    """``compiled.search`` at LARGE_BUDGET: the verdict and positions; a win must replay."""
+    verdict, moves, positions = compiled.search(
+        start,
+        timeout=None,
+        max_positions=compiled.LARGE_BUDGET,
+        max_memory_mb=256,
+        progress=None,
+    )
+    if verdict == "won":
+        end = start
+        for move in moves:
+            end = end.apply(move)
+        assert end.is_won()
+    return verdict, positions
+
+
+@needs_core
+def test_a_narrow_score_wins_a_deal_every_other_score_misses() -> None:
+    """Strict 23: unknown at 10 s under SCORES alone; breaks weighed 32 win it at width 100."""
+    start = Position.deal(Variant.named("strict"), 23)
+    verdict, positions = large_search(start)
+    assert verdict == "won"
+    assert positions < 3_000_000
+    rounds = compiled.LARGE_ROUNDS
+    try:
+        compiled.LARGE_ROUNDS = tuple(r for r in rounds if r.weights not in compiled.NARROW_SCORES)
+        assert large_search(start) == ("unknown", compiled.LARGE_BUDGET)
+    finally:
+        compiled.LARGE_ROUNDS = rounds
 
 
 @needs_core
@@ -303,17 +339,6 @@ def test_a_large_budget_wins_a_deal_the_usual_score_misses() -> None:
     With the other scores tried only after width 1,500 (the order before
     1 December 2026), it was still unknown at 10,000,000 positions.
     """
-    start = Position.deal(Variant.named("classic"), 135)
-    verdict, moves, positions = compiled.search(
-        start,
-        timeout=None,
-        max_positions=compiled.LARGE_BUDGET,
-        max_memory_mb=256,
-        progress=None,
-    )
+    verdict, positions = large_search(Position.deal(Variant.named("classic"), 135))
     assert verdict == "won"
     assert positions < 2_000_000
-    end = start
-    for move in moves:
-        end = end.apply(move)
-    assert end.is_won()

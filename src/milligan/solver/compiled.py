@@ -64,16 +64,29 @@ SCORES: tuple[Mapping[str, int], ...] = (
     {**WEIGHTS, "w_found": 16, "w_depth": 4},
     {**WEIGHTS, "w_found": 8},
 )
+#: More scores, tried at the narrowest width only, after SCORES there.  A
+#: width-100 round is cheap (its beam mostly dies out within a second) and
+#: each score keeps other tables, so each wins a few deals that every other
+#: score loses: breaks weighed four times, empty columns four times (with
+#: depth, and with cards up at half), and depth not counted.  Chosen on the
+#: deals that SCORES left unknown at 10 s; docs/BENCHMARKS.md.
+NARROW_SCORES: tuple[Mapping[str, int], ...] = (
+    {**WEIGHTS, "w_found": 16, "w_break": 32},
+    {**WEIGHTS, "w_found": 16, "w_empty": 64, "w_depth": 4},
+    {**WEIGHTS, "w_found": 32, "w_empty": 64},
+    {**WEIGHTS, "w_depth": 0},
+)
 #: The rounds when the budget is large (LARGE_BUDGET positions or more, or
 #: no position limit): each width of STAGED_ROUNDS under every score of
-#: SCORES, both reprieve modes, before the next width; then width 4,000.
-#: Trying every score at a small width first finds the wins that one score
-#: misses at a fraction of a wide round's cost.  Measured in
-#: docs/BENCHMARKS.md (bench/hard.py).
+#: SCORES (and at the narrowest width NARROW_SCORES too), both reprieve
+#: modes, before the next width; then width 4,000.  Trying every score at a
+#: small width first finds the wins that one score misses at a fraction of
+#: a wide round's cost.  Measured in docs/BENCHMARKS.md (bench/hard.py).
+_WIDTHS = tuple(dict.fromkeys((r.width, r.per_position) for r in STAGED_ROUNDS))
 LARGE_ROUNDS: tuple[Round, ...] = tuple(
     Round(mode, width, per_position, weights)
-    for width, per_position in dict.fromkeys((r.width, r.per_position) for r in STAGED_ROUNDS)
-    for weights in SCORES
+    for width, per_position in _WIDTHS
+    for weights in (SCORES + NARROW_SCORES if width == _WIDTHS[0][0] else SCORES)
     for mode in ("plan", "cap")
 ) + (Round("plan", 4000, 2000), Round("cap", 4000, 2000))
 #: The position budget from which LARGE_ROUNDS replace STAGED_ROUNDS.
