@@ -67,9 +67,11 @@ SCORES: tuple[Mapping[str, int], ...] = (
 #: More scores, tried at the narrowest width only, after SCORES there.  A
 #: width-100 round is cheap (its beam mostly dies out within a second) and
 #: each score keeps other tables, so each wins a few deals that every other
-#: score loses: breaks weighed four times, empty columns four times (with
-#: depth, and with cards up at half), and depth not counted.  Chosen on the
-#: deals that SCORES left unknown at 10 s; docs/BENCHMARKS.md.
+#: score loses: breaks weighed four times (cards up at 16); empty columns
+#: four times, once with cards up at 16 and depth at 4, once with cards up
+#: at 32; and the usual score without depth.  Picked on the deals that
+#: SCORES left unknown at 10 s and checked on others (bench/scores.py,
+#: docs/BENCHMARKS.md).
 NARROW_SCORES: tuple[Mapping[str, int], ...] = (
     {**WEIGHTS, "w_found": 16, "w_break": 32},
     {**WEIGHTS, "w_found": 16, "w_empty": 64, "w_depth": 4},
