@@ -84,9 +84,7 @@ PREVIOUS: tuple[compiled.Round, ...] = (
 
 
 #: The rounds a large budget ran before NARROW_SCORES (``--no-narrow``).
-NO_NARROW: tuple[compiled.Round, ...] = tuple(
-    r for r in compiled.LARGE_ROUNDS if r.weights not in compiled.NARROW_SCORES
-)
+NO_NARROW: tuple[compiled.Round, ...] = compiled.large_rounds(narrow_scores=())
 
 
 def round_of(text: str) -> compiled.Round:

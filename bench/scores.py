@@ -33,7 +33,8 @@ from milligan.solver import compiled
 from milligan.variants import Variant
 
 STUDY = Path(__file__).resolve().parent.parent / "docs" / "data" / "narrow-scores.json"
-WIDTH, PER_POSITION = 100, 1000
+#: The narrowest round, where compiled.NARROW_SCORES run: width 100, 1,000 positions each.
+WIDTH, PER_POSITION = compiled.STAGED_ROUNDS[0].width, compiled.STAGED_ROUNDS[0].per_position
 #: A round's own position cap; a width-100 round of 13 stages needs about 1.3M.
 ROUND_LIMIT = 3_000_000
 NAMES = ("w_found", "w_break", "w_empty", "w_depth")

@@ -283,12 +283,12 @@ def test_unpack_line_reads_what_the_core_packs() -> None:
 def test_a_large_budget_tries_every_score_at_each_width_before_the_next() -> None:
     classic, spanish = Variant.named("classic"), Variant.named("spanish")
     assert compiled.staged_rounds(classic, compiled.LARGE_BUDGET - 1) == compiled.STAGED_ROUNDS
+    narrowest = min(r.width for r in compiled.STAGED_ROUNDS)
     for budget in (compiled.LARGE_BUDGET, None):
         rounds = compiled.staged_rounds(classic, budget)
         assert rounds == compiled.LARGE_ROUNDS
         widths = [r.width for r in rounds]
         assert widths == sorted(widths)  # never back to a narrower beam
-        narrowest = min(r.width for r in compiled.STAGED_ROUNDS)
         for width in {r.width for r in compiled.STAGED_ROUNDS}:
             scores = compiled.SCORES
             if width == narrowest:
@@ -318,18 +318,16 @@ def large_search(start: Position) -> tuple[str, int]:
 
 
 @needs_core
-def test_a_narrow_score_wins_a_deal_every_other_score_misses() -> None:
+def test_a_narrow_score_wins_a_deal_every_other_score_misses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Strict 23: unknown at 10 s under SCORES alone; breaks weighed 32 win it at width 100."""
     start = Position.deal(Variant.named("strict"), 23)
     verdict, positions = large_search(start)
     assert verdict == "won"
     assert positions < 3_000_000
-    rounds = compiled.LARGE_ROUNDS
-    try:
-        compiled.LARGE_ROUNDS = tuple(r for r in rounds if r.weights not in compiled.NARROW_SCORES)
-        assert large_search(start) == ("unknown", compiled.LARGE_BUDGET)
-    finally:
-        compiled.LARGE_ROUNDS = rounds
+    monkeypatch.setattr(compiled, "LARGE_ROUNDS", compiled.large_rounds(narrow_scores=()))
+    assert large_search(start) == ("unknown", compiled.LARGE_BUDGET)
 
 
 @needs_core

@@ -78,19 +78,28 @@ NARROW_SCORES: tuple[Mapping[str, int], ...] = (
     {**WEIGHTS, "w_found": 32, "w_empty": 64},
     {**WEIGHTS, "w_depth": 0},
 )
-#: The rounds when the budget is large (LARGE_BUDGET positions or more, or
-#: no position limit): each width of STAGED_ROUNDS under every score of
-#: SCORES (and at the narrowest width NARROW_SCORES too), both reprieve
-#: modes, before the next width; then width 4,000.  Trying every score at a
-#: small width first finds the wins that one score misses at a fraction of
-#: a wide round's cost.  Measured in docs/BENCHMARKS.md (bench/hard.py).
-_WIDTHS = tuple(dict.fromkeys((r.width, r.per_position) for r in STAGED_ROUNDS))
-LARGE_ROUNDS: tuple[Round, ...] = tuple(
-    Round(mode, width, per_position, weights)
-    for width, per_position in _WIDTHS
-    for weights in (SCORES + NARROW_SCORES if width == _WIDTHS[0][0] else SCORES)
-    for mode in ("plan", "cap")
-) + (Round("plan", 4000, 2000), Round("cap", 4000, 2000))
+
+
+def large_rounds(narrow_scores: tuple[Mapping[str, int], ...] = NARROW_SCORES) -> tuple[Round, ...]:
+    """The rounds when the budget is large (LARGE_BUDGET positions or more, or no limit).
+
+    Each width of STAGED_ROUNDS under every score of SCORES (and at the
+    narrowest width ``narrow_scores`` too), both reprieve modes, before the
+    next width; then width 4,000.  Trying every score at a small width
+    first finds the wins that one score misses at a fraction of a wide
+    round's cost.  Measured in docs/BENCHMARKS.md (bench/hard.py).
+    """
+    widths = dict.fromkeys((r.width, r.per_position) for r in STAGED_ROUNDS)
+    narrowest = min(width for width, _ in widths)
+    return tuple(
+        Round(mode, width, per_position, weights)
+        for width, per_position in widths
+        for weights in (SCORES + narrow_scores if width == narrowest else SCORES)
+        for mode in ("plan", "cap")
+    ) + (Round("plan", 4000, 2000), Round("cap", 4000, 2000))
+
+
+LARGE_ROUNDS: tuple[Round, ...] = large_rounds()
 #: The position budget from which LARGE_ROUNDS replace STAGED_ROUNDS.
 LARGE_BUDGET = 5_000_000
 #: The staged search's share of the position and time budget.
