@@ -14,9 +14,10 @@ from milligan.game import Game
 from milligan.moves import Move
 from milligan.position import Observation, Position
 from milligan.record import Record
-from milligan.solver import hint
+from milligan.solver import fair, hint
 from milligan.solver.baseline import play_greedy
 from milligan.solver.fair import Advisor, autoplay, decide
+from milligan.solver.sampling import sample_position
 from milligan.variants import Variant
 
 from .conftest import cards
@@ -232,3 +233,19 @@ def test_both_reprieve_modes_rank_their_tables_together() -> None:
         for move in line:
             assert move in after.legal_moves()
             after = after.apply(move)
+
+
+@pytest.mark.parametrize(("variant", "number"), [("improved", 2), ("improved", 11), ("classic", 5)])
+def test_a_plan_carried_between_samples_reaches_what_playing_it_reaches(
+    variant: str, number: int
+) -> None:
+    """``_played`` plays a plan once and carries its table to every sample: the
+    same positions, face-down cards and stock included, as playing it in each."""
+    game = Game.new(variant, number)
+    view = game.position.observe()
+    rng = random.Random(7)
+    worlds = [sample_position(view, rng) for _ in range(4)]
+    plans = fair._candidates(worlds, {view}, 20_000)
+    assert plans
+    for moves, _ in plans:
+        assert fair._played(worlds, moves) == [fair._after(world, moves) for world in worlds]
