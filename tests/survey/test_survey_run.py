@@ -502,9 +502,7 @@ def test_interrupt_stops_workers_and_keeps_results(tmp_path: Path) -> None:
 
     path = tmp_path / "survey.sqlite3"
     run = subprocess.Popen(
-        # far more deals than can finish between the first stored result and
-        # the signal, even on a loaded machine
-        survey(path, "1-400", "--workers", "2", *SLOW, variants=("classic",)),
+        survey(path, "1-40", "--workers", "2", *SLOW, variants=("classic",)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -523,7 +521,7 @@ def test_interrupt_stops_workers_and_keeps_results(tmp_path: Path) -> None:
     assert not alive
     stored = rows(path, "classic")
     assert len({deal for deal, *_ in stored}) == len(stored) >= 1
-    assert len(stored) < 400
+    assert len(stored) < 40
 
 
 class FakeEngine:

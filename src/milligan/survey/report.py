@@ -468,7 +468,12 @@ def _skill_chart(plays: Sequence[PlaySummary], names: Sequence[str]) -> Figure:
     figure, axes = plt.subplots(figsize=(7, 4))
     width = 0.8 / (len(players) + 1)
     for index, variant in enumerate(shown):
-        mine = {p.player: p for p in plays if p.variant == variant}
+        # a player run with several settings shows its largest run (the
+        # study's own settings); the table lists the others
+        mine: dict[str, PlaySummary] = {}
+        for play in plays:
+            if play.variant == variant and play.games > getattr(mine.get(play.player), "games", -1):
+                mine[play.player] = play
         bars: list[tuple[str, int, int]] = [
             (name, mine[name].won, mine[name].games) for name in players if name in mine
         ]
