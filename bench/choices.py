@@ -77,10 +77,10 @@ def probe(job: tuple[str, int, Sequence[int], int, int, int]) -> list[Decision]:
 
     def recording_choose(
         worlds: Sequence[Position], seen: set[Observation], budget: int
-    ) -> tuple[list[tuple[tuple[Move, ...], float]], int | None, int]:
-        plans, chosen, spent = choose(worlds, seen, budget)
+    ) -> tuple[list[tuple[tuple[Move, ...], float]], int | None, int, list[Position]]:
+        plans, chosen, spent, after = choose(worlds, seen, budget)
         calls[-1][2].append((tuple(moves for moves, _ in plans), chosen))
-        return plans, chosen, spent
+        return plans, chosen, spent, after
 
     with (
         mock.patch.object(fair, "decide", recording_decide),
@@ -159,13 +159,17 @@ def main() -> None:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--deals", default="1-16", help="deal numbers, e.g. 1-16 or 3,7,10-12")
     parser.add_argument("--rows-left", default="8,4", help="probe decisions with these stock rows")
-    parser.add_argument("--stocks", type=int, default=8, help="stocks each candidate is played in")
+    parser.add_argument(
+        "--stocks", type=int, default=8, help="stocks each candidate is played in (2 or more)"
+    )
     parser.add_argument("--samples", type=int, default=fair.DEFAULT_SAMPLES)
     parser.add_argument("--max-positions", type=int, default=fair.DEFAULT_POSITIONS)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="also write every decision, as JSON lines, to this file")
     parser.add_argument("--from", dest="source", help="print the table of an --out file, no play")
     args = parser.parse_args()
+    if args.stocks < 2:
+        parser.error("--stocks: at least 2 (half of them pick the best, the other half judge it)")
     if args.source:
         with open(args.source, encoding="utf-8") as lines:
             entries = [json.loads(line) for line in lines]

@@ -27,6 +27,7 @@ from milligan.cards import CARDS, Card
 from milligan.errors import MilliganError
 from milligan.game import Game
 from milligan.record import Record
+from milligan.workers import restore_interrupts
 
 RED = "\033[31m"
 DIM = "\033[2m"
@@ -411,9 +412,6 @@ def play(
     offers to save them first.
     """
     # Ctrl-C must reach the game as KeyboardInterrupt even when whatever
-    # started it ignores or blocks SIGINT (a background job inherits SIG_IGN,
-    # and a signal mask survives exec)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # started it ignores or blocks SIGINT
+    restore_interrupts()
     return _Session(game, save_path, base, read, out).run()

@@ -59,6 +59,18 @@ def die_with_parent_signal() -> bool:
         return False
 
 
+def restore_interrupts() -> None:
+    """Make Ctrl-C raise KeyboardInterrupt here, whatever the starting process did.
+
+    A background job of a script inherits SIGINT ignored, and a signal mask
+    survives ``exec``: both would leave Ctrl-C and ``kill -INT`` without
+    effect.  Only the main thread may set handlers; elsewhere this does nothing.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def watch_parent(parent: int, interval: float = WATCH_INTERVAL) -> threading.Thread:
     """A daemon thread that ends this process once ``parent`` is no longer its parent."""
 

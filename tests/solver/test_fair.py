@@ -245,6 +245,7 @@ def test_a_plan_carried_between_samples_reaches_what_playing_it_reaches(
     view = game.position.observe()
     rng = random.Random(7)
     worlds = [sample_position(view, rng) for _ in range(4)]
+    assert len({(world.columns, world.stock) for world in worlds}) == len(worlds)
     plans = fair._candidates(worlds, {view}, 20_000)
     assert plans
     for moves, _ in plans:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from milligan.survey.report import collect, markdown, solver_rows
+from milligan.survey.report import PlaySummary, collect, largest_runs, markdown, solver_rows
 from milligan.survey.results import (
     BUNDLED,
     Limits,
@@ -422,3 +422,15 @@ def test_a_file_from_before_cpu_seconds_is_upgraded(tmp_path: Path) -> None:
         old, new = store.attempts()
     assert (old.deal, old.cpu_seconds, old.solve_time) == (3, None, 2.5)
     assert new == result(4, "won", seconds=3.0)
+
+
+def test_the_skill_chart_shows_each_players_largest_run() -> None:
+    """A player run with several settings is charted by the run with most games."""
+
+    def run(player: str, settings: str, games: int, variant: str = "classic") -> PlaySummary:
+        return PlaySummary(variant, player, settings, games, games // 2, games, games, 1.0)
+
+    default, stronger = run("fair", "8 samples", 1000), run("fair", "16 samples", 400)
+    greedy, other = run("greedy", "{}", 200), run("fair", "8 samples", 5000, "spanish")
+    for plays in ([default, stronger, greedy, other], [stronger, other, greedy, default]):
+        assert largest_runs(plays, "classic") == {"fair": default, "greedy": greedy}

@@ -237,13 +237,13 @@ def decide(
     seen = {old for old in history if old.stock == view.stock} | {view}
     if view.stock == 0 and not _hidden(view):
         return _endgame(here, seen, samples, max_positions)
-    plans, chosen, spent = _choose(worlds, seen, max_positions)
+    plans, chosen, spent, after = _choose(worlds, seen, max_positions)
     if chosen is None:
         return _fallback(here, seen, samples, spent)
     moves, score = plans[chosen]
     chance_budget = int(max_positions * CHANCE_SHARE)
     wins = 0
-    for world in _played(worlds, moves):
+    for world in after:
         won, positions = _wins_from(world, max(500, chance_budget // samples))
         wins += won
         spent += positions
@@ -253,33 +253,36 @@ def decide(
 
 def _choose(
     worlds: Sequence[Position], seen: set[Observation], max_positions: int
-) -> tuple[list[tuple[tuple[Move, ...], float]], int | None, int]:
-    """(candidates, the index of the chosen one or None, positions spent).
+) -> tuple[list[tuple[tuple[Move, ...], float]], int | None, int, list[Position]]:
+    """(candidates, the index of the chosen one or None, positions spent, samples after it).
 
     Steps 2 and 3 of the module docstring: the candidate plans, each scored
-    by the look-ahead summed over ``worlds``; the best total is chosen.
+    by the look-ahead summed over ``worlds``; the best total is chosen.  The
+    samples as the chosen plan leaves them (empty when there is none) are
+    returned for the win chance, which would otherwise play the plan again.
     """
     stage_budget = max(1000, int(max_positions * STAGE_SHARE))
     plans = _candidates(worlds, seen, stage_budget)
     if not plans:
-        return plans, None, stage_budget
+        return plans, None, stage_budget, []
     spent = stage_budget
     chance_budget = int(max_positions * CHANCE_SHARE)
     per_look = max(
         500, (max_positions - stage_budget - chance_budget) // (len(plans) * len(worlds))
     )
-    best: tuple[float, int] | None = None
+    best: tuple[float, int, list[Position]] | None = None
     for index, (moves, _) in enumerate(plans):
         total = 0.0
-        for world in _played(worlds, moves):
+        after = _played(worlds, moves)
+        for world in after:
             value, positions = _look_ahead(world, per_look)
             total += value
             spent += positions
         # ties go to the earlier plan, whose own table scores higher
         if best is None or total > best[0]:
-            best = (total, index)
+            best = (total, index, after)
     assert best is not None
-    return plans, best[1], spent
+    return plans, best[1], spent, best[2]
 
 
 #: Shares of a decision's positions: the chosen plan's samples are solved

@@ -24,6 +24,7 @@ from milligan.survey.results import (
     default_path,
 )
 from milligan.variants import PRESETS
+from milligan.workers import restore_interrupts
 
 
 def register(subparsers: Any) -> None:
@@ -213,8 +214,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     # A kill is handled like Ctrl-C: stop the workers, keep what is stored.
     signal.signal(signal.SIGTERM, _terminate)
     # and Ctrl-C works even when the shell that started this run ignores it
-    # (a background job of a script inherits SIGINT ignored)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    restore_interrupts()
     engine: Engine
     if args.scheduler is None:
         engine = LocalEngine(args.workers)

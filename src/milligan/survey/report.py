@@ -459,6 +459,18 @@ def write_plots(
     return written
 
 
+def largest_runs(plays: Sequence[PlaySummary], variant: str) -> dict[str, PlaySummary]:
+    """Each player's run on ``variant`` with the most games.
+
+    A player run with several settings is charted by its largest run (the
+    study's own settings); the table lists every run.
+    """
+    mine: dict[str, PlaySummary] = {}
+    for play in sorted((p for p in plays if p.variant == variant), key=lambda p: p.games):
+        mine[play.player] = play
+    return mine
+
+
 def _skill_chart(plays: Sequence[PlaySummary], names: Sequence[str]) -> Figure:
     """Win rates side by side: each player, then complete knowledge, with 95% intervals."""
     import matplotlib.pyplot as plt
@@ -468,12 +480,7 @@ def _skill_chart(plays: Sequence[PlaySummary], names: Sequence[str]) -> Figure:
     figure, axes = plt.subplots(figsize=(7, 4))
     width = 0.8 / (len(players) + 1)
     for index, variant in enumerate(shown):
-        # a player run with several settings shows its largest run (the
-        # study's own settings); the table lists the others
-        mine: dict[str, PlaySummary] = {}
-        for play in plays:
-            if play.variant == variant and play.games > getattr(mine.get(play.player), "games", -1):
-                mine[play.player] = play
+        mine = largest_runs(plays, variant)
         bars: list[tuple[str, int, int]] = [
             (name, mine[name].won, mine[name].games) for name in players if name in mine
         ]
