@@ -178,8 +178,16 @@ def test_autoplay_command_prints_a_record_that_replays() -> None:
     assert game.status == data["result"] or data["result"] == "resigned"
 
 
-@pytest.mark.parametrize("variant", ["classic", "improved", "one-deck", "strict"])
-def test_the_python_table_score_is_the_cores(variant: str) -> None:
+#: Each weight at a different odd value, so that a term counted in Python and
+#: not in the core (buried Kings, face-down cards) shows as a difference.
+ODD_WEIGHTS = {"w_found": 3, "w_break": 5, "w_empty": 7, "w_depth": 11, "w_king": 13, "w_down": 17}
+
+
+@pytest.mark.parametrize("odd", [False, True], ids=["shipped", "odd"])
+@pytest.mark.parametrize("variant", ["classic", "spanish", "improved", "one-deck", "strict"])
+def test_the_python_table_score_is_the_cores(
+    variant: str, odd: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # the fallback and the endgame score tables in Python; the stage search in
     # the core: along random lines of play the two must agree exactly
     compiled = pytest.importorskip("milligan.solver.compiled")
@@ -187,8 +195,11 @@ def test_the_python_table_score_is_the_cores(variant: str) -> None:
         pytest.skip("the compiled core is not built")
     from milligan.solver import fair
 
+    assert set(ODD_WEIGHTS) == set(fair.WEIGHTS)
+    if odd:
+        monkeypatch.setattr(fair, "WEIGHTS", dict(ODD_WEIGHTS))
     rng = random.Random(variant)
-    checked = 0
+    checked = kings = downs = 0
     for number in range(1, 25):
         game = Game.new(variant, number)
         for _ in range(120):
@@ -201,8 +212,12 @@ def test_the_python_table_score_is_the_cores(variant: str) -> None:
                 setattr(core, name, value)
             assert core.score() == fair._score(position), (number, len(game.moves))
             checked += 1
+            kings += fair.buried_kings(position)
+            downs += sum(position.face_down)
             game.play(rng.choice(legal))
     assert checked > 200
+    assert kings > 0
+    assert (downs > 0) == (variant == "improved")
 
 
 def test_both_reprieve_modes_rank_their_tables_together() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from milligan.survey.report import PlaySummary, collect, largest_runs, markdown, solver_rows
+from milligan.survey.report import PlaySummary, charted_runs, collect, markdown, solver_rows
 from milligan.survey.results import (
     BUNDLED,
     Limits,
@@ -17,7 +17,7 @@ from milligan.survey.results import (
     pending_deals,
     winnable_deals,
 )
-from milligan.survey.runner import SurveyError, parse_deals
+from milligan.survey.runner import Player, SurveyError, parse_deals
 from milligan.survey.stats import percentile, wilson_interval
 from milligan.variants import Variant
 
@@ -424,13 +424,20 @@ def test_a_file_from_before_cpu_seconds_is_upgraded(tmp_path: Path) -> None:
     assert new == result(4, "won", seconds=3.0)
 
 
-def test_the_skill_chart_shows_each_players_largest_run() -> None:
-    """A player run with several settings is charted by the run with most games."""
+def test_the_skill_chart_shows_the_shipped_player_else_the_largest_run() -> None:
+    """The fair player is charted at its shipped settings when it has a run
+    with them, other runs and players by the run with most games."""
 
     def run(player: str, settings: str, games: int, variant: str = "classic") -> PlaySummary:
         return PlaySummary(variant, player, settings, games, games // 2, games, games, 1.0)
 
-    default, stronger = run("fair", "8 samples", 1000), run("fair", "16 samples", 400)
-    greedy, other = run("greedy", "{}", 200), run("fair", "8 samples", 5000, "spanish")
+    shipped = '{"max_positions":1000000,"samples":8,"seed":0}'
+    default, stronger = run("fair", shipped, 1000), run("fair", "16 samples", 400)
+    greedy, other = run("greedy", "{}", 200), run("fair", shipped, 5000, "spanish")
     for plays in ([default, stronger, greedy, other], [stronger, other, greedy, default]):
-        assert largest_runs(plays, "classic") == {"fair": default, "greedy": greedy}
+        assert charted_runs(plays, "classic") == {"fair": default, "greedy": greedy}
+    # the shipped settings win over a larger run with other settings
+    assert Player("fair", 8, 0, 1_000_000).settings() == shipped
+    larger = run("fair", "16 samples", 9000)
+    assert charted_runs([larger, default], "classic") == {"fair": default}
+    assert charted_runs([larger, stronger], "classic") == {"fair": larger}

@@ -614,3 +614,40 @@ def test_a_run_says_when_attempts_were_starved(
         (attempt,) = store.attempts()
         assert attempt.starved
         assert runner.pending_deals(store, "one-deck", [5], attempt.limits) == ([5], 0)
+
+
+def test_players_games_are_stored_with_their_settings_and_resume(tmp_path: Path) -> None:
+    """``survey run --player``: real games in the store, replayable, keyed by settings."""
+    path = tmp_path / "plays.sqlite3"
+    fair = ("--player", "fair", "--samples", "2", "--max-positions", "20000", "--workers", "2")
+    common = ("--variant", "classic", "--variant", "spanish", "--results", str(path))
+    first = run_survey_command("run", *common, "--deals", "1-2", *fair, timeout=300)
+    assert first.returncode == 0, first.stderr
+    greedy = run_survey_command(
+        "run", *common, "--deals", "1-3", "--player", "greedy", "--workers", "1", timeout=120
+    )
+    assert greedy.returncode == 0, greedy.stderr
+    with ResultStore(path) as store:
+        plays = store.plays()
+    assert sorted((p.variant, p.player, p.deal) for p in plays) == sorted(
+        [(v, "fair", d) for v in ("classic", "spanish") for d in (1, 2)]
+        + [(v, "greedy", d) for v in ("classic", "spanish") for d in (1, 2, 3)]
+    )
+    settings = {(p.variant, p.player): p.settings for p in plays}
+    assert settings[("classic", "fair")] == '{"max_positions":20000,"samples":2,"seed":0}'
+    assert settings[("spanish", "fair")] == settings[("classic", "fair")]
+    assert settings[("spanish", "greedy")] == "{}"
+    for play in plays:
+        game = Game.new(Variant.from_key(play.variant), play.deal)
+        for move in play.moves:
+            game.play(move)
+        assert (game.status == "won") == (play.result == "won"), play
+    # The same command again finds every game played; one more deal is one more game.
+    again = run_survey_command("run", *common, "--deals", "1-3", *fair, timeout=300)
+    assert again.returncode == 0, again.stderr
+    with ResultStore(path) as store:
+        fair_deals = sorted((p.variant, p.deal) for p in store.plays(player="fair"))
+    assert fair_deals == [(v, d) for v in ("classic", "spanish") for d in (1, 2, 3)]
+    report = run_survey_command("report", "--results", str(path))
+    assert report.returncode == 0, report.stderr
+    assert '{"max_positions":20000,"samples":2,"seed":0}' in report.stdout

@@ -307,7 +307,7 @@ cdef class Core:
     cdef bint staging
     cdef list cands
     cdef long long threshold
-    cdef public int w_found, w_break, w_empty, w_depth
+    cdef public int w_found, w_break, w_empty, w_depth, w_king, w_down
     cdef uint8_t *tail             # a candidate's moves, packed for ``stage``
 
     def __cinit__(self, int decks, int ncols, int rule, list columns, list face_down,
@@ -397,6 +397,8 @@ cdef class Core:
         self.w_break = 8
         self.w_empty = 16
         self.w_depth = 1
+        self.w_king = 0
+        self.w_down = 0
 
     def __dealloc__(self):
         if self.table != NULL:
@@ -1299,10 +1301,12 @@ cdef class Core:
 
         Cards up count most; cards lying off their parent (breaks) and the
         depth of the shallowest copy of each card the foundations need next
-        count against; empty columns count for.
+        count against; empty columns count for.  The fair player may also
+        count face-up Kings lying on other cards (``w_king``) and face-down
+        cards (``w_down``) against; both weigh 0 unless set.
         """
         cdef long long score = self.w_found * self.nfound
-        cdef int a, j, s, want, depth, best, breaks = 0, empty = 0, copy
+        cdef int a, j, s, want, depth, best, breaks = 0, empty = 0, copy, kings = 0, downs = 0
         cdef int deepest[52]
         for j in range(52):
             deepest[j] = 1000
@@ -1310,6 +1314,7 @@ cdef class Core:
             if self.h[a] == 0:
                 empty += 1
                 continue
+            downs += self.fd[a]
             for j in range(self.h[a]):
                 copy = self.cols[a][j] & CARD
                 depth = self.h[a] - 1 - j
@@ -1317,7 +1322,9 @@ cdef class Core:
                     deepest[copy] = depth
                 if j > 0 and (j <= self.fd[a] or not CANGO[copy][self.cols[a][j - 1] & CARD]):
                     breaks += 1
-        score -= self.w_break * breaks
+                    if RANK[copy] == 13 and j >= self.fd[a]:
+                        kings += 1
+        score -= self.w_break * breaks + self.w_king * kings + self.w_down * downs
         for s in range(4):
             for j in range(2 if self.decks == 2 else 1):
                 want = self.found[s][j]

@@ -63,7 +63,17 @@ MEMORY_MB = 64
 #: them.  Cards up weigh far less than in the solver's staged search
 #: (compiled.WEIGHTS): a card sent up early is no longer a parent, and a
 #: player who cannot see the stock needs parents (docs/SOLVER.md).
-WEIGHTS: dict[str, int] = {"w_found": 8, "w_break": 8, "w_empty": 16, "w_depth": 1}
+#: ``w_king`` counts against each face-up King lying on other cards, and
+#: ``w_down`` against each face-down card; both were measured and weigh
+#: nothing (docs/SOLVER.md, "What was tried and not kept").
+WEIGHTS: dict[str, int] = {
+    "w_found": 8,
+    "w_break": 8,
+    "w_empty": 16,
+    "w_depth": 1,
+    "w_king": 0,
+    "w_down": 0,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -566,7 +576,9 @@ def _score(position: Position) -> float:
     Cards up count for; cards that do not lie on a card one rank higher
     and of the other colour (breaks, face-down cards included) count
     against, empty columns for, and so does the depth of the shallowest copy
-    of each card the foundations need next (12 when it is not on the table).
+    of each card the foundations need next (12 when it is not on the table);
+    so do, with their weights in WEIGHTS, face-up Kings lying on other cards
+    and face-down cards.
     """
     empty = 0
     depth: dict[Card, int] = {}
@@ -587,6 +599,18 @@ def _score(position: Position) -> float:
         - WEIGHTS["w_break"] * breaks(position)
         + WEIGHTS["w_empty"] * empty
         - WEIGHTS["w_depth"] * need
+        - WEIGHTS["w_king"] * buried_kings(position)
+        - WEIGHTS["w_down"] * sum(position.face_down)
+    )
+
+
+def buried_kings(position: Position) -> int:
+    """Face-up Kings that lie on another card (a King-led run leaves only for an empty column)."""
+    return sum(
+        1
+        for cards, down in zip(position.columns, position.face_down, strict=True)
+        for i in range(max(1, down), len(cards))
+        if cards[i].is_king
     )
 
 

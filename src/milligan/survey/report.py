@@ -459,14 +459,22 @@ def write_plots(
     return written
 
 
-def largest_runs(plays: Sequence[PlaySummary], variant: str) -> dict[str, PlaySummary]:
-    """Each player's run on ``variant`` with the most games.
+def charted_runs(plays: Sequence[PlaySummary], variant: str) -> dict[str, PlaySummary]:
+    """The run of each player that the chart shows for ``variant``.
 
-    A player run with several settings is charted by its largest run (the
-    study's own settings); the table lists every run.
+    The fair player's run at its shipped settings when there is one, since
+    that is the player hints give; otherwise, and for the other players,
+    the run with the most games.  The table lists every run.
     """
+    from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
+    from milligan.survey.runner import Player
+
+    shipped = Player("fair", DEFAULT_SAMPLES, 0, DEFAULT_POSITIONS).settings()
     mine: dict[str, PlaySummary] = {}
-    for play in sorted((p for p in plays if p.variant == variant), key=lambda p: p.games):
+    for play in sorted(
+        (p for p in plays if p.variant == variant),
+        key=lambda p: (p.player == "fair" and p.settings == shipped, p.games),
+    ):
         mine[play.player] = play
     return mine
 
@@ -480,7 +488,7 @@ def _skill_chart(plays: Sequence[PlaySummary], names: Sequence[str]) -> Figure:
     figure, axes = plt.subplots(figsize=(7, 4))
     width = 0.8 / (len(players) + 1)
     for index, variant in enumerate(shown):
-        mine = largest_runs(plays, variant)
+        mine = charted_runs(plays, variant)
         bars: list[tuple[str, int, int]] = [
             (name, mine[name].won, mine[name].games) for name in players if name in mine
         ]
