@@ -437,7 +437,7 @@ def test_the_skill_chart_shows_the_shipped_player_else_the_largest_run() -> None
     for plays in ([default, stronger, greedy, other], [stronger, other, greedy, default]):
         assert charted_runs(plays, "classic") == {"fair": default, "greedy": greedy}
     # the shipped settings win over a larger run with other settings
-    assert Player("fair", 8, 0, 1_000_000).settings() == shipped
+    assert Player.fair().settings() == shipped
     larger = run("fair", "16 samples", 9000)
     assert charted_runs([larger, default], "classic") == {"fair": default}
     assert charted_runs([larger, stronger], "classic") == {"fair": larger}

@@ -635,7 +635,7 @@ def test_players_games_are_stored_with_their_settings_and_resume(tmp_path: Path)
     )
     settings = {(p.variant, p.player): p.settings for p in plays}
     assert settings[("classic", "fair")] == '{"max_positions":20000,"samples":2,"seed":0}'
-    assert settings[("spanish", "fair")] == settings[("classic", "fair")]
+    assert settings[("spanish", "fair")] == settings[("classic", "fair")]  # same command
     assert settings[("spanish", "greedy")] == "{}"
     for play in plays:
         game = Game.new(Variant.from_key(play.variant), play.deal)

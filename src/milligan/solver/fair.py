@@ -600,7 +600,7 @@ def _score(position: Position) -> float:
         + WEIGHTS["w_empty"] * empty
         - WEIGHTS["w_depth"] * need
         - WEIGHTS["w_king"] * buried_kings(position)
-        - WEIGHTS["w_down"] * sum(position.face_down)
+        - WEIGHTS["w_down"] * _hidden_count(position)
     )
 
 

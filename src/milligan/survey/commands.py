@@ -246,14 +246,7 @@ def _player(args: argparse.Namespace) -> Any:
         return None
     if args.player == "greedy":
         return Player("greedy")
-    from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
-
-    return Player(
-        "fair",
-        samples=args.samples or DEFAULT_SAMPLES,
-        seed=args.seed,
-        max_positions=args.max_positions or DEFAULT_POSITIONS,
-    )
+    return Player.fair(args.samples, args.seed, args.max_positions)
 
 
 def _run_with_progress(

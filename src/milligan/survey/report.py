@@ -466,10 +466,9 @@ def charted_runs(plays: Sequence[PlaySummary], variant: str) -> dict[str, PlaySu
     that is the player hints give; otherwise, and for the other players,
     the run with the most games.  The table lists every run.
     """
-    from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
     from milligan.survey.runner import Player
 
-    shipped = Player("fair", DEFAULT_SAMPLES, 0, DEFAULT_POSITIONS).settings()
+    shipped = Player.fair().settings()
     mine: dict[str, PlaySummary] = {}
     for play in sorted(
         (p for p in plays if p.variant == variant),

@@ -90,6 +90,20 @@ class Player:
     seed: int = 0
     max_positions: int = 0
 
+    @classmethod
+    def fair(
+        cls, samples: int | None = None, seed: int = 0, max_positions: int | None = None
+    ) -> Player:
+        """The fair player; the settings not given (or 0) are the shipped defaults."""
+        from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
+
+        return cls(
+            "fair",
+            samples=samples or DEFAULT_SAMPLES,
+            seed=seed,
+            max_positions=max_positions or DEFAULT_POSITIONS,
+        )
+
     def settings(self) -> str:
         """The settings as stored with each game: compact JSON, keys sorted."""
         if self.name != "fair":
