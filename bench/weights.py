@@ -8,21 +8,24 @@ Each ``--set`` is one player: the shipped weights (``fair.WEIGHTS``) with
 the given ones changed; ``modes`` replaces ``fair.REPRIEVE_MODES`` (the
 stage searches' ways of exploring a reprieve, in turn, joined by ``+``).
 Every player autoplays every deal with the same seeds; the first row is
-the shipped player. Single deals flip with the smallest change, so what
-tells two players apart is how many deals each wins that the other does
-not, printed beside the totals.
+the shipped player (``--against RESULTS`` takes its games from the skill
+study instead of playing them: the player as shipped replays them).
+Single deals flip with the smallest change, so what tells two players
+apart is how many deals each wins that the other does not, printed beside
+the totals.
 """
 
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import time
 from concurrent.futures import ProcessPoolExecutor
 from unittest import mock
 
 from milligan.game import Game
 from milligan.solver import fair
-from milligan.survey.runner import parse_deals
+from milligan.survey.runner import Player, parse_deals
 
 MODES = ("plan", "cap")
 
@@ -59,6 +62,23 @@ def play(job: tuple[str, int, tuple[tuple[str, int | str], ...]]) -> tuple[int, 
     return deal, outcome.result, time.process_time() - began
 
 
+def stored(path: str, variant: str, deals: list[int]) -> list[tuple[int, str, float]]:
+    """The shipped player's games of ``deals`` from a study, as :func:`play` gives them."""
+    with sqlite3.connect(path) as db:
+        rows = {
+            deal: (result, cpu or 0.0)
+            for deal, result, cpu in db.execute(
+                "SELECT deal, result, cpu_seconds FROM plays"
+                " WHERE variant = ? AND player = 'fair' AND settings = ?",
+                (variant, Player.fair().settings()),
+            )
+        }
+    missing = [deal for deal in deals if deal not in rows]
+    if missing:
+        raise SystemExit(f"{path} has no shipped game of {variant} deal {missing[0]}")
+    return [(deal, *rows[deal]) for deal in deals]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="classic")
@@ -67,16 +87,24 @@ def main() -> None:
         "--set", action="append", type=parse_weights, default=[], help="e.g. w_depth=0"
     )
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--against",
+        metavar="RESULTS",
+        help="take the shipped player's games from this study (milligan survey run "
+        "--player fair at the shipped settings) instead of playing them",
+    )
     args = parser.parse_args()
     deals = parse_deals(args.deals)
     players = [{}, *args.set]
     jobs = [
         (args.variant, deal, tuple(sorted(changed.items())))
-        for changed in players
+        for changed in players[1 if args.against else 0 :]
         for deal in deals
     ]
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(play, jobs, chunksize=1))
+    if args.against:
+        results = stored(args.against, args.variant, deals) + results
     print(f"{args.variant} deals {args.deals}, shipped weights {fair.WEIGHTS}")
     print("| weights changed | won | only this player | only the shipped | CPU s per game |")
     print("|---|---:|---:|---:|---:|")
