@@ -19,7 +19,10 @@ of a large budget's (``LARGE_ROUNDS``), to measure what those win, and
 ``--previous`` the large budgets' rounds before 1 December 2026 (the
 small budgets' six, then the same width under the two other scores, then
 width 4,000), and ``--no-narrow`` the large budgets' rounds without the
-narrow rounds' extra scores (``compiled.NARROW_SCORES``, since 1 December 2026):
+narrow rounds' extra scores (``compiled.NARROW_SCORES``, since 1 December 2026)
+and without re-rooting. ``--reroot N`` re-roots the narrowest rounds of the
+first N scores of ``compiled.SCORES`` only (0: none; since 2 December 2026
+the solver re-roots all of them, ``compiled.reroot``):
 
     python3 bench/hard.py --variant classic --deals 37,40,53 --no-wide
     python3 bench/hard.py --variant classic --deals 37,40,53 --previous
@@ -57,7 +60,22 @@ def search(
         staged.append(budget.spent)
         return complete(arguments, table, budget)
 
-    compiled.complete = handover
+    # re-rooting runs searches of its own, and their hand-overs do not count
+    reroot = compiled.reroot
+    inside = []
+
+    def rerooting(*args: Any) -> Any:
+        inside.append(True)
+        try:
+            return reroot(*args)
+        finally:
+            inside.pop()
+
+    def outer(arguments: dict[str, object], table: int, budget: compiled.Budget) -> Any:
+        return complete(arguments, table, budget) if inside else handover(arguments, table, budget)
+
+    compiled.complete = outer
+    compiled.reroot = rerooting
     try:
         verdict, _, positions = compiled.search(
             position,
@@ -68,6 +86,7 @@ def search(
         )
     finally:
         compiled.complete = complete
+        compiled.reroot = reroot
     return verdict, positions, staged[0] if staged else positions
 
 
@@ -84,7 +103,7 @@ PREVIOUS: tuple[compiled.Round, ...] = (
 
 
 #: The rounds a large budget ran before NARROW_SCORES (``--no-narrow``).
-NO_NARROW: tuple[compiled.Round, ...] = compiled.large_rounds(narrow_scores=())
+NO_NARROW: tuple[compiled.Round, ...] = compiled.large_rounds(narrow_scores=(), reroot=())
 
 
 def round_of(text: str) -> compiled.Round:
@@ -139,6 +158,13 @@ def main() -> None:
         action="store_true",
         help="a large budget runs its rounds without compiled.NARROW_SCORES",
     )
+    parser.add_argument(
+        "--reroot",
+        type=int,
+        metavar="N",
+        help="re-root the narrowest rounds of the first N scores of compiled.SCORES only "
+        f"(0: none; the solver re-roots those of all {len(compiled.SCORES)})",
+    )
     args = parser.parse_args()
     if not compiled.AVAILABLE:
         raise SystemExit("the compiled core is needed (pip install . with a C compiler)")
@@ -149,6 +175,8 @@ def main() -> None:
         compiled.LARGE_ROUNDS = PREVIOUS
     elif args.no_narrow:
         compiled.LARGE_ROUNDS = NO_NARROW
+    elif args.reroot is not None:
+        compiled.LARGE_ROUNDS = compiled.large_rounds(reroot=compiled.SCORES[: args.reroot])
     if args.wider:
         extra = [int(text) for text in args.wider.split(",")]
         compiled.LARGE_ROUNDS = compiled.LARGE_ROUNDS + tuple(

@@ -7,11 +7,12 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 
 from milligan.cards import CARDS, Card
+from milligan.moves import Move
 from milligan.position import Position
 from milligan.solver import compiled, solve
 from milligan.solver.plain import search as plain_search
@@ -298,6 +299,12 @@ def test_a_large_budget_tries_every_score_at_each_width_before_the_next() -> Non
                 (mode, dict(weights)) for weights in scores for mode in ("plan", "cap")
             ]
         assert {r.mode for r in compiled.staged_rounds(spanish, budget)} == {"cap"}
+        assert not any(r.reroot for r in compiled.staged_rounds(spanish, budget))
+        rerooted = [r for r in rounds if r.reroot]
+        usual = compiled.SCORES
+        assert rerooted == [r for r in rounds if r.width == narrowest and r.weights in usual]
+        assert len(rerooted) == 2 * len(usual)
+    assert not any(r.reroot for r in compiled.STAGED_ROUNDS)  # small budgets: hints, passes
 
 
 def large_search(start: Position) -> tuple[str, int]:
@@ -326,8 +333,12 @@ def test_a_narrow_score_wins_a_deal_every_other_score_misses(
     verdict, positions = large_search(start)
     assert verdict == "won"
     assert positions < 3_000_000
-    monkeypatch.setattr(compiled, "LARGE_ROUNDS", compiled.large_rounds(narrow_scores=()))
+    # (re-rooting alone wins it too, so it is off for the comparison)
+    bare = compiled.large_rounds(narrow_scores=(), reroot=())
+    monkeypatch.setattr(compiled, "LARGE_ROUNDS", bare)
     assert large_search(start) == ("unknown", compiled.LARGE_BUDGET)
+    monkeypatch.setattr(compiled, "LARGE_ROUNDS", compiled.large_rounds(narrow_scores=()))
+    assert large_search(start)[0] == "won"
 
 
 @needs_core
@@ -335,8 +346,51 @@ def test_a_large_budget_wins_a_deal_the_usual_score_misses() -> None:
     """Classic 135 dies under the usual score at every width; another score wins it early.
 
     With the other scores tried only after width 1,500 (the order before
-    1 December 2026), it was still unknown at 10,000,000 positions.
+    1 December 2026), it was still unknown at 10,000,000 positions.  (The
+    re-rootings of the first rounds take their share first: it is won at
+    about 3,100,000 positions, and at 980,000 without them.)
     """
     verdict, positions = large_search(Position.deal(Variant.named("classic"), 135))
     assert verdict == "won"
-    assert positions < 2_000_000
+    assert positions < compiled.LARGE_BUDGET
+
+
+@needs_core
+def test_rerooting_wins_from_the_beams_of_a_dead_round() -> None:
+    """Classic 5287, unknown at 60 s before re-rooting (2 December 2026).
+
+    The width-100 round under the usual score carries only lost tables into
+    the last deals; its beam four deals from the end still holds a won one.
+    """
+    start = Position.deal(Variant.named("classic"), 5287)
+    core = compiled.new_core(start, 64)
+    stages: list[list[compiled.Node]] = []
+    verdict, _ = compiled.staged(
+        core, "plan", 100, 1000, -1, -1.0, lambda p, s: None, compiled.WEIGHTS, stages
+    )
+    del core
+    assert verdict == "unknown"
+    assert len(stages) == 13  # the opening, then a beam after each of the twelve deals
+    last = replay(start, compiled.unpack_line(compiled.line(stages[-1][0])))
+    assert not last.stock
+    verdict, _, _ = compiled.search(
+        last, timeout=None, max_positions=100_000, max_memory_mb=64, progress=None
+    )
+    assert verdict == "lost"
+    budget = compiled.Budget(None, None, None)
+    moves = compiled.reroot(start, stages, budget, -1, -1.0, 64)
+    assert moves is not None
+    assert replay(start, moves).is_won()
+    assert 0 < budget.spent < 1_000_000
+
+    # no room left in the limit: nothing is searched
+    spent = compiled.Budget(None, None, None)
+    spent.spent = 7
+    assert compiled.reroot(start, stages, spent, 7, -1.0, 64) is None
+    assert spent.spent == 7
+
+
+def replay(start: Position, moves: Sequence[Move]) -> Position:
+    for move in moves:
+        start = start.apply(move)
+    return start

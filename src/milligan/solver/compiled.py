@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from milligan.cards import Card
@@ -37,13 +37,16 @@ class Round(NamedTuple):
     ``mode``: how a reprieve is explored ("plan": the planner's outcomes;
     "cap": free moves one by one, at most FIRST_PASS_FREE_MOVES per
     reprieve); ``width``: the beam; ``per_position``: positions per beam
-    position; ``weights``: the stage score's weights (core attribute names).
+    position; ``weights``: the stage score's weights (core attribute names);
+    ``reroot``: when the round's beam dies, search again from its best
+    positions of the last stage not proven lost (:func:`reroot`).
     """
 
     mode: str
     width: int
     per_position: int
     weights: Mapping[str, int] = WEIGHTS
+    reroot: bool = False
 
 
 #: Rounds of the staged search below LARGE_BUDGET positions.
@@ -80,19 +83,24 @@ NARROW_SCORES: tuple[Mapping[str, int], ...] = (
 )
 
 
-def large_rounds(narrow_scores: tuple[Mapping[str, int], ...] = NARROW_SCORES) -> tuple[Round, ...]:
+def large_rounds(
+    narrow_scores: tuple[Mapping[str, int], ...] = NARROW_SCORES,
+    reroot: tuple[Mapping[str, int], ...] = SCORES,
+) -> tuple[Round, ...]:
     """The rounds when the budget is large (LARGE_BUDGET positions or more, or no limit).
 
     Each width of STAGED_ROUNDS under every score of SCORES (and at the
     narrowest width ``narrow_scores`` too), both reprieve modes, before the
     next width; then width 4,000.  Trying every score at a small width
     first finds the wins that one score misses at a fraction of a wide
-    round's cost.  Measured in docs/BENCHMARKS.md (bench/hard.py).
+    round's cost.  The narrowest rounds under the scores of ``reroot`` are
+    re-rooted when their beams die (:func:`reroot`).  Measured in
+    docs/BENCHMARKS.md (bench/hard.py).
     """
     widths = dict.fromkeys((r.width, r.per_position) for r in STAGED_ROUNDS)
     narrowest = min(width for width, _ in widths)
     return tuple(
-        Round(mode, width, per_position, weights)
+        Round(mode, width, per_position, weights, width == narrowest and weights in reroot)
         for width, per_position in widths
         for weights in (SCORES + narrow_scores if width == narrowest else SCORES)
         for mode in ("plan", "cap")
@@ -207,33 +215,123 @@ def search(
     table = max_memory_mb * 1024 * 1024
     staged_limit, staged_deadline = budget.share(STAGED_SHARE)
     rounds = staged_rounds(start.variant, max_positions)
-    for index, (mode, width, per_position, weights) in enumerate(rounds):
+    for index, (mode, width, per_position, weights, again) in enumerate(rounds):
         left = -1 if staged_limit < 0 else staged_limit - budget.spent
         if left == 0 or (staged_deadline >= 0 and time.monotonic() >= staged_deadline):
             break
         if index == 0 and left >= 0:
             width, per_position = fit(width, per_position, left)
         core = _core.Core(table_bytes=table, **arguments)
+        stages: list[list[Node]] | None = [] if again else None
         verdict, path = staged(
-            core, mode, width, per_position, left, staged_deadline, budget.report, weights
+            core, mode, width, per_position, left, staged_deadline, budget.report, weights, stages
         )
         budget.spent += int(core.positions)
         del core
         if verdict == "won":
             return "won", decode_path(path), budget.spent
+        if stages:
+            # a share of what is left, so that the rounds after this one keep the rest
+            limit, deadline = staged_limit, staged_deadline
+            if limit >= 0:
+                limit = budget.spent + int((limit - budget.spent) * REROOT_SHARE)
+            if deadline >= 0:
+                now = time.monotonic()
+                deadline = now + (deadline - now) * REROOT_SHARE
+            moves = reroot(start, stages, budget, limit, deadline, max_memory_mb)
+            if moves is not None:
+                return "won", moves, budget.spent
         if budget.exhausted():
             return "unknown", (), budget.spent
     return complete(arguments, table, budget)
 
 
+#: Re-rooting (:func:`reroot`): the positions of the check that a stage's
+#: best position is lost, and of each search from the REROOT_TOP best
+#: positions of the stage where the checks stopped and the one before it.
+REROOT_CHECK = 100_000
+REROOT_SEARCH = 1_000_000
+REROOT_TOP = 2
+#: The share of what is left of the staged rounds' positions and time that
+#: one re-rooting may spend.
+REROOT_SHARE = 1 / 3
+
+
+def reroot(
+    start: Position,
+    stages: Sequence[Sequence[Node]],
+    budget: Budget,
+    limit: int,
+    deadline: float,
+    memory_mb: int,
+) -> tuple[Move, ...] | None:
+    """Search again from a dead round's beams: a win from ``start``, or None.
+
+    A round's beam carries its best-scored tables from deal to deal, and on
+    a hard deal the tables it still holds a few deals from the end are often
+    lost already: the stage before went on with tables that scored well and
+    left no way through.  Going back from the last stage, the best position
+    of each stage's beam gets a small search (REROOT_CHECK positions) until
+    one is not proven lost; that stage's REROOT_TOP best positions and the
+    stage before's then each get a search of their own (REROOT_SEARCH
+    positions: a fresh staged search rooted there, then the complete
+    search).  Any win on the way is the win.  ``limit`` and ``deadline``
+    bound the budget's spent positions and the time (-1: no bound).
+    """
+
+    def attempt(node: Node, positions: int) -> tuple[str, tuple[Move, ...] | None]:
+        if limit >= 0:
+            positions = min(positions, limit - budget.spent)
+        timeout = None if deadline < 0 else deadline - time.monotonic()
+        if positions <= 0 or (timeout is not None and timeout <= 0):
+            return "spent", None
+        prefix = unpack_line(line(node))
+        position = start
+        for move in prefix:
+            position = position.apply(move)
+        verdict, moves, spent = search(
+            position,
+            timeout=timeout,
+            max_positions=positions,
+            max_memory_mb=memory_mb,
+            progress=None,
+        )
+        budget.spent += spent
+        budget.report(0, 0.0)
+        return verdict, (prefix + moves if verdict == "won" else None)
+
+    pivot = None
+    for stage in range(len(stages) - 1, 0, -1):
+        if not stages[stage]:
+            continue
+        verdict, won = attempt(stages[stage][0], REROOT_CHECK)
+        if won is not None or verdict == "spent":
+            return won
+        if verdict == "unknown":
+            pivot = stage
+            break
+    if pivot is None:
+        return None
+    for stage in (pivot, pivot - 1):
+        for node in stages[stage][:REROOT_TOP] if stage > 0 else ():
+            verdict, won = attempt(node, REROOT_SEARCH)
+            if won is not None or verdict == "spent":
+                return won
+    return None
+
+
 def staged_rounds(variant: Variant, max_positions: int | None) -> tuple[Round, ...]:
     """The staged rounds for ``variant`` and a position budget (None: none).
 
-    Without a reprieve only the "cap" rounds run: the planner has nothing to plan.
+    Without a reprieve only the "cap" rounds run: the planner has nothing to
+    plan; and none is re-rooted: on spanish deals that cost more wins than
+    it gave (docs/BENCHMARKS.md, "Re-rooting a dead round").
     """
     large = max_positions is None or max_positions >= LARGE_BUDGET
     rounds = LARGE_ROUNDS if large else STAGED_ROUNDS
-    return rounds if variant.reprieve != "none" else tuple(r for r in rounds if r.mode == "cap")
+    if variant.reprieve != "none":
+        return rounds
+    return tuple(r._replace(reroot=False) for r in rounds if r.mode == "cap")
 
 
 def fit(width: int, per_position: int, positions: int) -> tuple[int, int]:
@@ -259,6 +357,7 @@ def staged(
     deadline: float,
     report: Callable[[int, float], None],
     weights: Mapping[str, int] = WEIGHTS,
+    stages: list[list[Node]] | None = None,
 ) -> tuple[str, list[tuple[int, int, int, int]] | None]:
     """One round of the staged search: a beam of ``width`` positions from deal to deal.
 
@@ -267,7 +366,8 @@ def staged(
     which a deal is allowed (scored by the core).  The best ``width`` of all
     of them are dealt in and make the next stage's beam.  The last stage
     (stock empty) searches for the win.  Returns ("won", moves) or
-    ("unknown", None); a round never proves a loss.
+    ("unknown", None); a round never proves a loss.  Each stage's beam, best
+    first, is appended to ``stages`` when it is given.
     """
     set_stage_mode(core, mode, weights)
     began = time.monotonic()
@@ -275,6 +375,8 @@ def staged(
     # position to this one), so a stage's candidates share their past
     beam: list[Node] = [(None, b"")]
     while beam:
+        if stages is not None:
+            stages.append(beam)
         candidates: list[tuple[int, Node]] = []
         for node in beam:
             if limit >= 0 and core.positions >= limit:
