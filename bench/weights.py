@@ -18,13 +18,13 @@ the totals.
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import time
 from concurrent.futures import ProcessPoolExecutor
 from unittest import mock
 
 from milligan.game import Game
 from milligan.solver import fair
+from milligan.survey.results import ResultStore
 from milligan.survey.runner import Player, parse_deals
 
 MODES = ("plan", "cap")
@@ -64,14 +64,12 @@ def play(job: tuple[str, int, tuple[tuple[str, int | str], ...]]) -> tuple[int, 
 
 def stored(path: str, variant: str, deals: list[int]) -> list[tuple[int, str, float]]:
     """The shipped player's games of ``deals`` from a study, as :func:`play` gives them."""
-    with sqlite3.connect(path) as db:
+    shipped = Player.fair().settings()
+    with ResultStore(path) as store:
         rows = {
-            deal: (result, cpu or 0.0)
-            for deal, result, cpu in db.execute(
-                "SELECT deal, result, cpu_seconds FROM plays"
-                " WHERE variant = ? AND player = 'fair' AND settings = ?",
-                (variant, Player.fair().settings()),
-            )
+            play.deal: (play.result, play.cpu_seconds or 0.0)
+            for play in store.plays(variant, "fair")
+            if play.settings == shipped
         }
     missing = [deal for deal in deals if deal not in rows]
     if missing:

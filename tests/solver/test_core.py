@@ -7,15 +7,15 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import pytest
 
 from milligan.cards import CARDS, Card
-from milligan.moves import Move
 from milligan.position import Position
 from milligan.solver import compiled, solve
 from milligan.solver.plain import search as plain_search
+from milligan.solver.shorten import check_win, replay
 from milligan.variants import Variant
 
 
@@ -317,10 +317,7 @@ def large_search(start: Position) -> tuple[str, int]:
         progress=None,
     )
     if verdict == "won":
-        end = start
-        for move in moves:
-            end = end.apply(move)
-        assert end.is_won()
+        check_win(start, moves)
     return verdict, positions
 
 
@@ -371,7 +368,7 @@ def test_rerooting_wins_from_the_beams_of_a_dead_round() -> None:
     del core
     assert verdict == "unknown"
     assert len(stages) == 13  # the opening, then a beam after each of the twelve deals
-    last = replay(start, compiled.unpack_line(compiled.line(stages[-1][0])))
+    last = replay(start, compiled.unpack_line(compiled.line(stages[-1][0])))[-1]
     assert not last.stock
     verdict, _, _ = compiled.search(
         last, timeout=None, max_positions=100_000, max_memory_mb=64, progress=None
@@ -380,7 +377,7 @@ def test_rerooting_wins_from_the_beams_of_a_dead_round() -> None:
     budget = compiled.Budget(None, None, None)
     moves = compiled.reroot(start, stages, budget, -1, -1.0, 64)
     assert moves is not None
-    assert replay(start, moves).is_won()
+    check_win(start, moves)
     assert 0 < budget.spent < 1_000_000
 
     # no room left in the limit: nothing is searched
@@ -388,9 +385,3 @@ def test_rerooting_wins_from_the_beams_of_a_dead_round() -> None:
     spent.spent = 7
     assert compiled.reroot(start, stages, spent, 7, -1.0, 64) is None
     assert spent.spent == 7
-
-
-def replay(start: Position, moves: Sequence[Move]) -> Position:
-    for move in moves:
-        start = start.apply(move)
-    return start
