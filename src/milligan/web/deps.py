@@ -56,11 +56,13 @@ class HelpBudget:
     consistent with what the player sees and expands at most
     ``hint_positions`` positions in all (budgets in positions, not seconds,
     so a hint is the same on every machine); the moves of a plan the player
-    follows cost nothing.
+    follows cost nothing.  The defaults are half the fair player's own
+    (``milligan autoplay``), so that even a new decision answers within a
+    second (docs/BENCHMARKS.md); ``None`` takes the fair player's.
     """
 
-    hint_samples: int | None = None  # None: the fair player's own default
-    hint_positions: int | None = None
+    hint_samples: int | None = 8
+    hint_positions: int | None = 1_000_000
     solution_seconds: float = 10.0
     solution_positions: int = 1_000_000
     solution_memory_mb: int = 512
