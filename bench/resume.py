@@ -1,6 +1,6 @@
 """The fair player's last stages with other settings, on the study's own games.
 
-    python3 bench/resume.py --rows 4 --set ENDGAME_ROWS=1       # classic deals 1-100
+    python3 bench/resume.py --rows 2                            # reproduces the games
     python3 bench/resume.py --deals 1-300 --rows 4 --workers 2 --set CANDIDATES=12
 
 Each committed game of the shipped player (the ``plays`` table of
