@@ -599,6 +599,8 @@ def test_animations_follow_the_setting_and_reduced_motion(page: Page, server: st
     page.locator("#settings-button").click()
     page.locator("#setting-animations").uncheck()
     page.keyboard.press("Escape")
+    # the click must reach the table, not a dialog still closing
+    expect(page.locator("dialog.settings-dialog")).to_have_count(0)
     page.locator(".stock").click()
     wait_moves(page, 3)
     assert page.evaluate("document.getAnimations().length") == 0
