@@ -12,8 +12,9 @@ reprieve) after a large budget's rounds (so with --max-positions of
 5,000,000 or more), for this run only: nothing is written.
 ``--add MODE:WIDTH:PER:K=V,...`` appends one round with its own weights.
 ``--timeout S`` gives each deal S seconds and no position limit, with the
-survey's 512 MB, and ``--staged-share F`` changes the staged rounds' share
-of the budget (``compiled.STAGED_SHARE``; the rest goes to the complete DFS).
+survey's 512 MB (``--max-memory MB`` for another table size), and
+``--staged-share F`` changes the staged rounds' share of the budget
+(``compiled.STAGED_SHARE``; the rest goes to the complete DFS).
 ``--no-wide`` runs the small budgets' rounds (``STAGED_ROUNDS``) instead
 of a large budget's (``LARGE_ROUNDS``), to measure what those win, and
 ``--previous`` the large budgets' rounds before 1 December 2026 (the
@@ -142,6 +143,13 @@ def main() -> None:
         type=float,
         help=f"the staged rounds' share of the budget (default {compiled.STAGED_SHARE})",
     )
+    parser.add_argument(
+        "--max-memory",
+        type=int,
+        metavar="MB",
+        help="the position table of each round (default 512 with --timeout, as the survey's "
+        "time passes, else 256)",
+    )
     order = parser.add_mutually_exclusive_group()
     order.add_argument(
         "--no-wide",
@@ -184,7 +192,7 @@ def main() -> None:
         )
     # with --timeout, as the survey's time passes: no position limit, 512 MB
     budget: int | None = None if args.timeout else args.max_positions
-    memory_mb = 512 if args.timeout else 256
+    memory_mb = args.max_memory or (512 if args.timeout else 256)
     if args.staged_share is not None:
         compiled.STAGED_SHARE = args.staged_share
     for text in args.add:
