@@ -64,9 +64,8 @@ def register(subparsers: Any) -> None:
         "from the position a record reaches, and print the game as a record with its result: "
         "won, lost (a dead end) or resigned (no progress possible). At the default budget "
         f"({DEFAULT_SAMPLES} samples, {DEFAULT_POSITIONS:,} positions per decision) a game of "
-        "classic takes about 9 CPU seconds on one core (median 8.7 s over deals 1-1300; 1298 "
-        "of them under 2 minutes, the slowest 248 s, in an endgame the exact search could not "
-        "settle).",
+        "classic takes about 9 CPU seconds on one core, a few of them minutes (measured in "
+        "docs/BENCHMARKS.md, \"The fair player\").",
     )
     add_game_arguments(auto, number_default=None)
     auto.add_argument("record", nargs="?", metavar="RECORD.json", help="a milligan-record/1 file")
