@@ -456,25 +456,7 @@ class Position:
         """
         if self.stock or self.reprieve is not None or self.is_won():
             return False
-        seen = {self._table_key()}
-        queue = deque([self])
-        while queue:
-            position = queue.popleft()
-            for move in position.legal_moves():
-                if move.kind is MoveKind.FOUNDATION:
-                    return False
-                after = position.apply(move)
-                if after.reprieve is not None:
-                    return False
-                if sum(after.face_down) < sum(position.face_down):
-                    return None
-                key = after._table_key()
-                if key not in seen:
-                    if len(seen) >= limit:
-                        return None
-                    seen.add(key)
-                    queue.append(after)
-        return True
+        return _builds_lead_nowhere(self, limit)
 
     def _table_key(self) -> tuple[tuple[Column, ...], tuple[int, ...]]:
         return self.columns, self.face_down
@@ -507,6 +489,113 @@ class Position:
             self.reprieve,
             self.moved,
         )
+
+
+def plain_dead_end(position: Position, limit: int = DEAD_END_LIMIT) -> bool | None:
+    """:meth:`Position.dead_end` written over ``legal_moves()`` and ``apply()``.
+
+    The definition the fast search must agree with, kept for the tests and
+    for ``bench/deadend.py``; about ten times slower.
+    """
+    if position.stock or position.reprieve is not None or position.is_won():
+        return False
+    seen = {position._table_key()}
+    queue = deque([position])
+    while queue:
+        here = queue.popleft()
+        for move in here.legal_moves():
+            if move.kind is MoveKind.FOUNDATION:
+                return False
+            after = here.apply(move)
+            if after.reprieve is not None:
+                return False
+            if sum(after.face_down) < sum(here.face_down):
+                return None
+            key = after._table_key()
+            if key not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(key)
+                queue.append(after)
+    return True
+
+
+def _builds_lead_nowhere(position: Position, limit: int) -> bool | None:
+    """The breadth-first search of :meth:`Position.dead_end`, on small integers.
+
+    It visits the positions builds reach in the order that ``legal_moves()``
+    and ``apply()`` would (foundation moves, then builds by source column,
+    card count and target column), and returns at the same move for the same
+    reason, so its answers, ``None`` at the limit included, are theirs.  A
+    card is coded ``rank * 4 + suit`` and a column is the bytes of its codes
+    (bytes keep their hash, so a table's hash costs one step per column, not
+    per card); a build of ``k`` cards onto column ``b``
+    needs the top card of ``b`` to be the base's parent, looked up by
+    ``(rank + 1) * 2 + other colour``.  Builds never change the foundations
+    or the stock, and a build that would change the face-down counts ends
+    the search, so a table is its columns alone.  The tests check it against
+    the plain search over ``legal_moves()``.
+    """
+    # Every code a card of the deck can have: 4..55 (Ace of clubs .. King of spades).
+    size = (Rank.KING + 1) * 4
+    kind = [0] * size  # rank * 2 + red
+    parent = [-1] * size  # the kind a card builds on
+    accepts = [False] * size
+    for rank in Rank:
+        for suit in Suit:
+            code = rank * 4 + suit
+            red = suit in (Suit.DIAMONDS, Suit.HEARTS)
+            kind[code] = rank * 2 + red
+            parent[code] = (rank + 1) * 2 + (not red)
+            accepts[code] = rank - 1 in position.foundations[suit]
+    king = Rank.KING * 4
+    start = tuple(bytes(card.rank * 4 + card.suit for card in cards) for cards in position.columns)
+    down = position.face_down
+    opens = position.variant.has_reprieve
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        columns = queue.popleft()
+        tops: dict[int, list[int]] = {}
+        empty: list[int] = []
+        for b, cards in enumerate(columns):
+            if cards:
+                top = cards[-1]
+                if accepts[top]:
+                    return False  # a foundation move (listed first)
+                tops.setdefault(kind[top], []).append(b)
+            else:
+                empty.append(b)
+        for a, cards in enumerate(columns):
+            if not cards:
+                continue
+            height = len(cards)
+            lowest = down[a]
+            i = height - 1
+            while i > lowest and parent[cards[i]] == kind[cards[i - 1]]:
+                i -= 1
+            for split in range(height - 1, i - 1, -1):  # k = height - split cards
+                base = cards[split]
+                targets = empty if base >= king else tops.get(parent[base], ())
+                for b in targets:
+                    if b == a:
+                        continue
+                    target = columns[b]
+                    if not split:
+                        if target and opens:
+                            return False  # emptying a column opens a reprieve
+                    elif split == lowest:
+                        return None  # a face-down card would turn up (D16)
+                    after = list(columns)
+                    after[a] = cards[:split]
+                    after[b] = target + cards[split:]
+                    key = tuple(after)
+                    if key not in seen:
+                        if len(seen) >= limit:
+                            return None
+                        seen.add(key)
+                        queue.append(key)
+    return True
 
 
 def _face_down_after(face_down: int, size: int) -> int:
