@@ -2,6 +2,7 @@
 
     python3 bench/resume.py --rows 2                            # reproduces the games
     python3 bench/resume.py --deals 1-300 --rows 4 --workers 2 --set CANDIDATES=12
+    python3 bench/resume.py --deals 869,877 --rows 0 --each       # the endgames alone
 
 Each committed game of the shipped player (the ``plays`` table of
 ``--results``, at the shipped settings) is replayed move by move up to the
@@ -76,6 +77,7 @@ def main() -> None:
     )
     parser.add_argument("--results", default="docs/data/survey.sqlite3")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--each", action="store_true", help="also print every game's result")
     args = parser.parse_args()
     deals = set(parse_deals(args.deals))
     shipped = Player.fair().settings()
@@ -94,14 +96,25 @@ def main() -> None:
     before = {deal for deal, result, _ in games if result == "won"}
     after = {deal for deal, result, _ in results if result == "won"}
     cpu = sum(seconds for _, _, seconds in results) / len(results)
+    slowest = max(results, key=lambda result: result[2])
     label = ", ".join(f"{name}={value!r}" for name, value in settings.items()) or "none"
     print(f"{args.variant}, {len(games)} games of deals {args.deals}, from {args.rows} rows left")
-    print("| settings | won | shipped | only these | only shipped | CPU s per game from there |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        "| settings | won | shipped | only these | only shipped "
+        "| CPU s per game from there | slowest |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
     print(
         f"| {label} | {len(after)} | {len(before)} | {len(after - before)} "
-        f"| {len(before - after)} | {cpu:.2f} |"
+        f"| {len(before - after)} | {cpu:.2f} | {slowest[2]:.1f} (deal {slowest[0]}) |"
     )
+    if args.each:
+        shipped_result = {deal: result for deal, result, _ in games}
+        for deal, result, seconds in results:
+            print(f"deal {deal}: {result} (shipped {shipped_result[deal]}), {seconds:.1f} CPU s")
+    for name, only in (("these settings", after - before), ("the shipped player", before - after)):
+        if only:
+            print(f"won only by {name}: {', '.join(map(str, sorted(only)))}")
 
 
 if __name__ == "__main__":

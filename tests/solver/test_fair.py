@@ -141,6 +141,28 @@ def test_an_autoplayed_win_is_a_record_that_replays_as_won() -> None:
     assert record.replay().status == "won"
 
 
+def test_the_endgame_searches_share_a_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Classic deal 4 at a small budget: its endgame searches do not settle."""
+    real = fair.decide
+    endgame: list[tuple[int, int]] = []  # (budget, positions spent) of each endgame decision
+
+    def spy(view: Observation, history: object = (), **options: int) -> fair.Plan:
+        plan = real(view, history, **options)  # type: ignore[arg-type]
+        if view.stock == 0 and not any(None in column for column in view.columns):
+            endgame.append((options["max_positions"], plan.positions))
+        return plan
+
+    monkeypatch.setattr(fair, "decide", spy)
+    monkeypatch.setattr(fair, "ENDGAME_BUDGETS", 2)
+    monkeypatch.setattr(fair, "ENDGAME_FLOOR", 500)
+    played = autoplay(Game.new("classic", 4), samples=2, max_positions=20_000)
+    assert played.result in ("lost", "resigned")
+    budgets = [budget for budget, _ in endgame]
+    assert budgets[:2] == [20_000, 20_000]  # two unsettled searches use up the share
+    assert len(budgets) > 3 and set(budgets[2:]) == {500}
+    assert all(spent <= budget for budget, spent in endgame)
+
+
 def test_greedy_baseline_plays_to_an_end() -> None:
     results = {play_greedy(Game.new("classic", n)) for n in range(1, 4)}
     assert results <= {"won", "lost", "resigned"}

@@ -660,6 +660,13 @@ def _stage_plain(
 
 #: Autoplay gives up after this many moves with no card up and no deal.
 STALL_MOVES = 200
+#: Once the stock is empty and nothing is face down, each decision solves
+#: the table exactly.  When those searches do not settle, each move after
+#: the fallback's costs a fresh one: autoplay's endgame searches share at
+#: most this many decisions' budgets in all, and then search with
+#: ``ENDGAME_FLOOR`` positions each (docs/SOLVER.md, "The endgame").
+ENDGAME_BUDGETS = 16
+ENDGAME_FLOOR = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -685,22 +692,31 @@ def autoplay(
     something new.  The game is resigned when the only legal moves lead back
     to positions already reached, when nothing is hidden any more and an
     exhaustive search finds no win, or after ``STALL_MOVES`` moves without
-    progress.  Each decision's seed comes from ``seed`` and the number of
-    moves played, so the whole game repeats exactly.  The result is ``won``,
+    progress.  The exact searches of the endgame share ``ENDGAME_BUDGETS``
+    decisions' positions, and then get ``ENDGAME_FLOOR`` each.  Each
+    decision's seed comes from ``seed`` and the number of moves played, so
+    the whole game repeats exactly.  The result is ``won``,
     ``lost`` (a dead end) or ``resigned``.
     """
     history = [position.observe() for position in game.positions]
     stalled = decisions = positions = 0
+    endgame = ENDGAME_BUDGETS * max_positions  # what the endgame searches have left
     while game.status == "playing":
+        view = history[-1]
+        budget = max_positions
+        if view.stock == 0 and not _hidden(view):
+            budget = max(min(max_positions, endgame), min(max_positions, ENDGAME_FLOOR))
         plan = decide(
-            history[-1],
+            view,
             history[:-1],
             samples=samples,
             seed=seed * 1_000_003 + len(game.moves),
-            max_positions=max_positions,
+            max_positions=budget,
         )
         decisions += 1
         positions += plan.positions
+        if view.stock == 0 and not _hidden(view):
+            endgame -= plan.positions
         if not plan.moves or plan.repeats or plan.lost:
             game.resign()
             break
