@@ -529,12 +529,11 @@ def _builds_lead_nowhere(position: Position, limit: int) -> bool | None:
     reason, so its answers, ``None`` at the limit included, are theirs.  A
     card is coded ``rank * 4 + suit`` and a column is the bytes of its codes
     (bytes keep their hash, so a table's hash costs one step per column, not
-    per card); a build of ``k`` cards onto column ``b``
-    needs the top card of ``b`` to be the base's parent, looked up by
-    ``(rank + 1) * 2 + other colour``.  Builds never change the foundations
-    or the stock, and a build that would change the face-down counts ends
-    the search, so a table is its columns alone.  The tests check it against
-    the plain search over ``legal_moves()``.
+    per card).  A build onto column ``b`` needs the top card of ``b`` to be
+    of the kind the base builds on, ``(rank + 1) * 2 + other colour``.
+    Builds never change the foundations or the stock, and a build that would
+    change the face-down counts ends the search, so a table is its columns
+    alone.  The tests check it against :func:`plain_dead_end`.
     """
     # Every code a card of the deck can have: 4..55 (Ace of clubs .. King of spades).
     size = (Rank.KING + 1) * 4
