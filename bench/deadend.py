@@ -13,21 +13,19 @@ Prints the totals, their ratio and the slowest tables.
 from __future__ import annotations
 
 import argparse
-import json
-import sqlite3
 import time
-from pathlib import Path
+from collections.abc import Iterable
 
 from milligan import Move, Position
 from milligan.position import plain_dead_end
-from milligan.variants import PRESETS
+from milligan.survey.results import ResultStore
+from milligan.survey.runner import Player
+from milligan.variants import Variant
 
-DEFAULT = {"max_positions": 2_000_000, "samples": 16, "seed": 0}
 
-
-def last_table(variant: str, deal: int, moves: str) -> Position:
-    position = Position.deal(PRESETS[variant], deal)
-    for text in moves.split():
+def last_table(variant: str, deal: int, moves: Iterable[str]) -> Position:
+    position = Position.deal(Variant.named(variant), deal)
+    for text in moves:
         position = position.apply(Move.parse(text))
     return position
 
@@ -36,18 +34,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--games", type=int, default=0)
-    parser.add_argument("--results", type=Path, default=Path("docs/data/survey.sqlite3"))
+    parser.add_argument("--results", default="docs/data/survey.sqlite3")
     args = parser.parse_args()
-    database = sqlite3.connect(args.results)
-    rows = [
-        (deal, moves)
-        for deal, moves, settings in database.execute(
-            "SELECT deal, moves, settings FROM plays WHERE player = 'fair' AND variant = ?"
-            " AND result != 'won' ORDER BY deal",
-            (args.variant,),
+    shipped = Player.fair().settings()
+    with ResultStore(args.results) as store:
+        rows = sorted(
+            (play.deal, play.moves)
+            for play in store.plays(args.variant, "fair")
+            if play.settings == shipped and play.result != "won"
         )
-        if json.loads(settings) == DEFAULT
-    ]
     if args.games:
         rows = rows[: args.games]
     fast_total = plain_total = 0.0

@@ -520,6 +520,24 @@ def plain_dead_end(position: Position, limit: int = DEAD_END_LIMIT) -> bool | No
     return True
 
 
+def _code_kinds() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per card code ``rank * 4 + suit`` (4 to 55): its kind, ``rank * 2 + red``,
+    and the kind it builds on (one rank higher, the other colour)."""
+    size = (Rank.KING + 1) * 4
+    kind, parent = [0] * size, [-1] * size
+    for rank in Rank:
+        for suit in Suit:
+            red = suit in (Suit.DIAMONDS, Suit.HEARTS)
+            kind[rank * 4 + suit] = rank * 2 + red
+            parent[rank * 4 + suit] = (rank + 1) * 2 + (not red)
+    return tuple(kind), tuple(parent)
+
+
+#: The dead-end search's tables, made once: see :func:`_code_kinds`.
+_KIND, _PARENT = _code_kinds()
+_KING = Rank.KING * 4
+
+
 def _builds_lead_nowhere(position: Position, limit: int) -> bool | None:
     """The breadth-first search of :meth:`Position.dead_end`, on small integers.
 
@@ -535,19 +553,11 @@ def _builds_lead_nowhere(position: Position, limit: int) -> bool | None:
     change the face-down counts ends the search, so a table is its columns
     alone.  The tests check it against :func:`plain_dead_end`.
     """
-    # Every code a card of the deck can have: 4..55 (Ace of clubs .. King of spades).
-    size = (Rank.KING + 1) * 4
-    kind = [0] * size  # rank * 2 + red
-    parent = [-1] * size  # the kind a card builds on
-    accepts = [False] * size
+    kind, parent, king = _KIND, _PARENT, _KING
+    accepts = [False] * len(kind)
     for rank in Rank:
         for suit in Suit:
-            code = rank * 4 + suit
-            red = suit in (Suit.DIAMONDS, Suit.HEARTS)
-            kind[code] = rank * 2 + red
-            parent[code] = (rank + 1) * 2 + (not red)
-            accepts[code] = rank - 1 in position.foundations[suit]
-    king = Rank.KING * 4
+            accepts[rank * 4 + suit] = rank - 1 in position.foundations[suit]
     start = tuple(bytes(card.rank * 4 + card.suit for card in cards) for cards in position.columns)
     down = position.face_down
     opens = position.variant.has_reprieve

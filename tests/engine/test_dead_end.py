@@ -107,7 +107,6 @@ def test_every_answer_on_the_rules_tables(build: Builder) -> None:
 
 def test_the_end_of_real_games() -> None:
     """Deals played to an empty stock, three builds a stage: tables with many builds."""
-    checked = 0
     for number in range(1, 13):
         game = Game(Variant.named("spanish"), deal=number)
         while game.position.stock:
@@ -119,8 +118,6 @@ def test_the_end_of_real_games() -> None:
         position = game.position
         for limit in (50, 2_000):
             assert position.dead_end(limit) == plain_dead_end(position, limit)
-            checked += 1
-    assert checked == 24
 
 
 def test_kings_into_empty_columns_count_as_tables() -> None:

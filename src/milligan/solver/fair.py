@@ -248,7 +248,7 @@ def decide(
     if here.is_won() or not here.legal_moves():
         return Plan((), 0, samples, 0.0, 0)
     seen = {old for old in history if old.stock == view.stock} | {view}
-    if view.stock == 0 and not _hidden(view):
+    if _in_endgame(view):
         return _endgame(here, seen, samples, max_positions)
     plans, chosen, spent, after = _choose(worlds, seen, max_positions)
     if chosen is None:
@@ -386,6 +386,11 @@ REPRIEVE_MODES: tuple[str, ...] = ("plan",)
 def _hidden(view: Observation) -> bool:
     """Whether the observation hides a face-down card."""
     return any(card is None for cards in view.columns for card in cards)
+
+
+def _in_endgame(view: Observation) -> bool:
+    """Nothing is hidden any more: the stock is empty and no card is face down."""
+    return view.stock == 0 and not _hidden(view)
 
 
 def _endgame(here: Position, seen: set[Observation], samples: int, budget: int) -> Plan:
@@ -703,8 +708,9 @@ def autoplay(
     endgame = ENDGAME_BUDGETS * max_positions  # what the endgame searches have left
     while game.status == "playing":
         view = history[-1]
+        in_endgame = _in_endgame(view)
         budget = max_positions
-        if view.stock == 0 and not _hidden(view):
+        if in_endgame:
             budget = max(min(max_positions, endgame), min(max_positions, ENDGAME_FLOOR))
         plan = decide(
             view,
@@ -715,7 +721,7 @@ def autoplay(
         )
         decisions += 1
         positions += plan.positions
-        if view.stock == 0 and not _hidden(view):
+        if in_endgame:
             endgame -= plan.positions
         if not plan.moves or plan.repeats or plan.lost:
             game.resign()
