@@ -102,9 +102,16 @@ class Card:
     suit: Suit
     #: True for diamonds and hearts (stored: the move generator asks often).
     is_red: bool = field(init=False, repr=False, compare=False)
+    #: 4 × rank + suit, the card's hash (stored: positions are hashed card by
+    #: card, and a hash of the (rank, suit) pair costs three calls).
+    key: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "is_red", self.suit in (Suit.DIAMONDS, Suit.HEARTS))
+        object.__setattr__(self, "key", 4 * int(self.rank) + int(self.suit))
+
+    def __hash__(self) -> int:
+        return self.key
 
     @property
     def is_king(self) -> bool:

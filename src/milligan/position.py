@@ -339,6 +339,26 @@ class Position:
             reprieve = a + 1
         return Position(self.variant, columns, face_down, foundations, self.stock, reprieve, moved)
 
+    def _is_build(self, a: int, k: int, b: int) -> bool:
+        """Whether moving the top ``k`` cards of column ``a`` onto ``b`` (0-based) builds.
+
+        :meth:`_build_refusal` is None exactly then; this is the quick test,
+        without the reason, for the free moves of a reprieve, which are not
+        builds and are legal.
+        """
+        cards = self.columns[a]
+        size = len(cards)
+        if size - k < self.face_down[a]:
+            return False
+        for i in range(size - k, size - 1):
+            if not cards[i + 1].can_go_on(cards[i]):
+                return False
+        base = cards[size - k]
+        target = self.columns[b]
+        if not target:
+            return base.is_king
+        return base.can_go_on(target[-1])
+
     def _build_refusal(self, move: Move) -> IllegalMoveError | None:
         """Why ``move`` is not a build (§4.1–4.2), or None when it is one."""
         a, k, b = move.source - 1, move.count, move.target - 1
@@ -396,11 +416,12 @@ class Position:
             raise IllegalMoveError.refuse(
                 str(move), "too_few_cards", column=move.source, size=len(cards)
             )
-        refusal = self._build_refusal(move)
-        if refusal is not None:
+        if not self._is_build(a, k, b):
             # Not a build; during a reprieve it may still be a free move (§5),
             # which never goes into an empty column.
             if self.reprieve is None or not self.columns[b]:
+                refusal = self._build_refusal(move)
+                assert refusal is not None
                 raise refusal
             if self.variant.reprieve == "strict":
                 strict_refusal = self._strict_refusal(a, len(cards) - k)
@@ -481,7 +502,7 @@ class Position:
         return Observation(
             self.variant,
             tuple(
-                tuple(None if i < down else card for i, card in enumerate(cards))
+                (None,) * down + cards[down:] if down else cards
                 for cards, down in zip(self.columns, self.face_down, strict=True)
             ),
             self.foundations,

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from milligan import Game, Position, Record, game_to_json
-from milligan.cards import CARDS, Card, canonical_deck
+from milligan.cards import CARDS, Card, Rank, Suit, canonical_deck
 from milligan.deal import deal_order
-from milligan.moves import MoveKind
+from milligan.moves import Move, MoveKind
 from milligan.variants import PRESETS, Variant
 
 variants = st.sampled_from(sorted(PRESETS))
@@ -180,3 +180,32 @@ def test_hopeless_depends_only_on_what_the_player_sees(number: int, data: st.Dat
     twin = Position(variant, twin_columns, tuple(face_down), foundations, (), reprieve, moved)
     assert twin.observe() == position.observe()
     assert twin.reprieve_hopeless() == position.reprieve_hopeless()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=variants, number=numbers, data=st.data())
+def test_the_quick_build_test_agrees_with_the_refusal(
+    name: str, number: int, data: st.DataObject
+) -> None:
+    # Position._is_build is the quick form of "_build_refusal is None": along
+    # random lines of play, reprieves included, for every (source, count, target)
+    game = Game.new(name, number)
+    random_playout(game, data, steps=data.draw(st.integers(0, 60), label="steps"))
+    position = game.position
+    n = len(position.columns)
+    for a in range(n):
+        for k in range(1, len(position.columns[a]) + 1):
+            for b in range(n):
+                if a != b:
+                    move = Move(MoveKind.COLUMN, a + 1, k, b + 1)
+                    assert position._is_build(a, k, b) == (
+                        position._build_refusal(move) is None
+                    ), (str(move), game_to_json(game))
+
+
+@given(rank=st.integers(1, 13), suit=st.integers(0, 3))
+def test_equal_cards_hash_alike_and_distinct_cards_differ(rank: int, suit: int) -> None:
+    card = Card(Rank(rank), Suit(suit))
+    assert hash(card) == hash(Card.parse(str(card)))
+    keys = {hash(other) for row in CARDS for other in row}
+    assert len(keys) == 52

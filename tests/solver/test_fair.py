@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -185,6 +186,47 @@ def test_hint_command_prints_the_plan(tmp_path: object) -> None:
     assert set(answer) == {"move", "win_chance", "samples", "wins", "plan", "repeats"}
     assert answer["plan"][0] == answer["move"]
     assert answer["samples"] == 2 and 0 <= answer["win_chance"] <= 1
+
+
+def test_the_pure_python_fallback_plays_fairly(monkeypatch: pytest.MonkeyPatch) -> None:
+    # without the compiled core (a build with no C compiler) the stage
+    # searches are fair._stage_plain's: twins still get the same hint, the
+    # hint is legal and the same when asked again, and whole games end
+    from milligan.solver import compiled
+
+    monkeypatch.setattr(compiled, "AVAILABLE", False)
+    tiny = {"samples": 4, "max_positions": 8_000}
+    for variant, number, first, second in (("classic", 5, 97, 102), ("improved", 8, 2, 13)):
+        one, two = twin_orders(variant, number, first, second)
+        answer = hint(one, **tiny)  # type: ignore[arg-type]
+        assert answer == hint(two, **tiny) == hint(one, **tiny)  # type: ignore[arg-type]
+        assert answer.move in one.legal_moves()
+    game = Game.new("one-deck", 3)
+    played = autoplay(game, samples=2, max_positions=4_000)
+    assert played.result in ("won", "lost", "resigned")
+    assert Record.of(game).replay().position == game.position
+
+
+def test_the_commands_say_when_they_search_in_pure_python(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from milligan.solver.commands import PLAIN_WARNING
+
+    path = Path(str(tmp_path)) / "game.json"
+    path.write_text(Record.of(Game.new("classic", 42)).to_json())
+    args = ("hint", str(path), "--json", "--samples", "2", "--max-positions", "4000")
+    plain = subprocess.run(
+        [sys.executable, "-m", "milligan.cli", *args], capture_output=True, text=True,
+        timeout=300, env={**os.environ, "MILLIGAN_PURE_PYTHON": "1"},
+    )  # fmt: skip
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stderr.strip() == PLAIN_WARNING
+    assert json.loads(plain.stdout)["samples"] == 2  # the JSON on stdout is untouched
+    from milligan.solver import compiled
+
+    if compiled.AVAILABLE:  # when this build has the core, the commands say nothing
+        built = run(*args)
+        assert built.returncode == 0 and PLAIN_WARNING not in built.stderr
 
 
 def test_autoplay_command_prints_a_record_that_replays() -> None:

@@ -354,3 +354,21 @@ def test_serve_with_several_workers(shared: str) -> None:
     finally:
         output = server.stop()
     assert "by 2 processes" in output
+
+
+def test_without_the_compiled_core_hints_still_answer(database: str) -> None:
+    # a build with no C compiler (forced here with MILLIGAN_PURE_PYTHON): the
+    # server says so at start and its hints, searched in pure Python with
+    # the small budget (web.deps.PLAIN_BUDGET), still answer with a legal move
+    server = Server(database, env={"MILLIGAN_PURE_PYTHON": "1"})
+    try:
+        with httpx.Client(base_url=server.url, timeout=120) as client:
+            game = client.post("/api/games", json={"variant": "classic", "deal": 5}).json()
+            hint = client.get(f"/api/games/{game['id']}/hint")
+            assert hint.status_code == 200, hint.text
+            body = hint.json()
+            legal = client.get(f"/api/games/{game['id']}").json()["legal"]
+            assert body["move"] in legal and body["samples"] == 2
+    finally:
+        output = server.stop()
+    assert "compiled core was not built" in output

@@ -99,11 +99,28 @@ def _input_record(args: argparse.Namespace) -> Record:
     return Record.of(Game.new(args.variant, args.number))
 
 
+#: Printed on standard error by the commands that search, when the build has no core.
+PLAIN_WARNING = (
+    "warning: the solver's compiled core was not built, so it searches in pure Python, "
+    "about a thousand times more slowly (a C compiler and Python's headers, then "
+    "reinstall: see the README's quick start)"
+)
+
+
+def warn_if_plain() -> None:
+    """Say on standard error that searches will be slow, when the core is missing."""
+    from milligan.solver import compiled
+
+    if not compiled.AVAILABLE:
+        print(PLAIN_WARNING, file=sys.stderr, flush=True)
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from milligan.solver import solve
 
     record = _input_record(args)
     game = record.replay()
+    warn_if_plain()
     if game.position.is_won():
         # nothing to solve: a win needs no more moves (not even the S of the
         # reprieve the winning move may have opened)
@@ -143,6 +160,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     game = read_record_file(args.record).replay()
     if game.status != "playing":
         raise UsageError(f"the game is over ({game.status}): there is nothing to hint")
+    warn_if_plain()
     result = hint(game, samples=args.samples, seed=args.seed, max_positions=args.max_positions)
     move = None if result.move is None else str(result.move)
     plan = [str(step) for step in result.plan]
@@ -168,6 +186,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     game = record.replay()
     if game.status != "playing":
         raise UsageError(f"the game is over ({game.status}): there is nothing to play")
+    warn_if_plain()
     played = autoplay(game, samples=args.samples, seed=args.seed, max_positions=args.max_positions)
     result = played.result
     out = Record.of(game, result)

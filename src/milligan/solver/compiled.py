@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -12,9 +13,16 @@ from milligan.moves import DEAL, STOP, Move, MoveKind
 from milligan.position import Position
 from milligan.variants import Variant
 
+#: Set (to anything but "" or "0") to search in pure Python although the
+#: compiled core was built: what a build without a C compiler does.
+PURE_PYTHON_ENV = "MILLIGAN_PURE_PYTHON"
+
+_core: Any
 try:
-    from milligan.solver import _core  # type: ignore[attr-defined]
+    from milligan.solver import _core  # type: ignore[attr-defined,no-redef]
 except ImportError:  # pragma: no cover - only when the extension was not built
+    _core = None
+if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
     _core = None
 
 AVAILABLE = _core is not None

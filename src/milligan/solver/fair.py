@@ -638,29 +638,51 @@ def breaks(position: Position) -> int:
 def _stage_plain(
     world: Position, seen: set[Observation], budget: int
 ) -> list[tuple[tuple[Move, ...], float]]:
-    """:func:`_stage` without the compiled core: a plain DFS over engine positions."""
-    visited: set[Position] = {world}
+    """:func:`_stage` without the compiled core: a plain DFS over engine positions.
+
+    ``budget`` counts the positions made (a table in a reprieve has a
+    hundred free moves or more, so counting the positions expanded, as the
+    core does, would let one search take minutes).
+    """
+    # No move of a stage deals, so every position in it has ``world``'s
+    # variant and stock: the rest of the position is enough to tell two
+    # apart, and much quicker to hash.
+    visited = {_in_stage(world)}
     found: list[tuple[float, tuple[Move, ...]]] = []
     stack: list[tuple[Position, tuple[Move, ...]]] = [(world, ())]
-    expanded = 0
-    while stack and expanded < budget:
+    made = 0
+    while stack and made < budget:
         position, line = stack.pop()
-        expanded += 1
         legal = position.legal_moves()
         if DEAL in legal:
             found.append((_score(position), line))
         for move in reversed(legal):
             if move.kind is MoveKind.DEAL:
                 continue
+            if made >= budget:
+                break
+            made += 1
             after = position.apply(move)
-            if after in visited or after.observe() in seen:
+            before = len(visited)
+            visited.add(_in_stage(after))
+            if len(visited) == before or (seen and after.observe() in seen):
                 continue
             if after.is_won():
                 return [((*line, move), float("inf"))]
-            visited.add(after)
             stack.append((after, (*line, move)))
     found.sort(key=lambda item: (-item[0], len(item[1])))
     return [((*line, DEAL), score) for score, line in found[: CANDIDATES * 2]]
+
+
+def _in_stage(position: Position) -> tuple[object, ...]:
+    """What tells ``position`` from the others of its stage (all but variant and stock)."""
+    return (
+        position.columns,
+        position.face_down,
+        position.foundations,
+        position.reprieve,
+        position.moved,
+    )
 
 
 #: Autoplay gives up after this many moves with no card up and no deal.

@@ -236,7 +236,7 @@ def create_app(
     app.state.games = (
         games if games is not None else Games(database, cache_bytes=settings.cache_bytes)
     )
-    app.state.budget = budget if budget is not None else HelpBudget()
+    app.state.budget = budget if budget is not None else HelpBudget.for_this_build()
     app.state.solver_pool = pool
     app.state.quota = GameQuota(settings.games_per_minute)
     app.state.winnable = filler

@@ -145,6 +145,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             time.sleep(0.05)
         if server.started:
             print(f"Milligan is served at {url} (games in {database.description})", flush=True)
+            _warn_if_plain()
             if args.open:
                 _open_browser(url)
 
@@ -154,6 +155,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"(games in {database.description})",
             flush=True,
         )
+        _warn_if_plain()
         if args.open:
             threading.Timer(2.0, _open_browser, args=(url,)).start()
         from uvicorn.supervisors import Multiprocess
@@ -167,3 +169,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         database.close()
     return 0 if server.started else 1
+
+
+def _warn_if_plain() -> None:
+    """Say that hints will be weak when the solver's compiled core is missing."""
+    from milligan.solver import compiled
+
+    if not compiled.AVAILABLE:
+        print(
+            "The solver's compiled core was not built: hints and solutions search in pure "
+            "Python, with a small budget, and play much worse (see the README's quick start).",
+            flush=True,
+        )

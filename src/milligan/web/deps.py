@@ -67,6 +67,24 @@ class HelpBudget:
     solution_positions: int = 1_000_000
     solution_memory_mb: int = 512
 
+    @classmethod
+    def for_this_build(cls) -> HelpBudget:
+        """The defaults, or :data:`PLAIN_BUDGET` when the compiled core was not built.
+
+        The pure-Python fallback searches some 1,000 times more slowly
+        (docs/BENCHMARKS.md), so a hint at the default budget would take
+        minutes; with the smaller one it answers in a few seconds, and it
+        plays much worse.
+        """
+        from milligan.solver import compiled
+
+        return cls() if compiled.AVAILABLE else PLAIN_BUDGET
+
+
+#: The server's hints when the compiled core was not built (see
+#: :meth:`HelpBudget.for_this_build`).
+PLAIN_BUDGET = HelpBudget(hint_samples=2, hint_positions=4_000, solution_positions=20_000)
+
 
 class SolverPool:
     """Solver work in worker processes, bounded per player and in total.
