@@ -346,18 +346,11 @@ class Position:
         without the reason, for the free moves of a reprieve, which are not
         builds and are legal.
         """
-        cards = self.columns[a]
-        size = len(cards)
-        if size - k < self.face_down[a]:
+        if k > self.run_length(a + 1):
             return False
-        for i in range(size - k, size - 1):
-            if not cards[i + 1].can_go_on(cards[i]):
-                return False
-        base = cards[size - k]
+        base = self.columns[a][-k]
         target = self.columns[b]
-        if not target:
-            return base.is_king
-        return base.can_go_on(target[-1])
+        return base.can_go_on(target[-1]) if target else base.is_king
 
     def _build_refusal(self, move: Move) -> IllegalMoveError | None:
         """Why ``move`` is not a build (§4.1–4.2), or None when it is one."""

@@ -99,20 +99,12 @@ def _input_record(args: argparse.Namespace) -> Record:
     return Record.of(Game.new(args.variant, args.number))
 
 
-#: Printed on standard error by the commands that search, when the build has no core.
-PLAIN_WARNING = (
-    "warning: the solver's compiled core was not built, so it searches in pure Python, "
-    "about a thousand times more slowly (a C compiler and Python's headers, then "
-    "reinstall: see the README's quick start)"
-)
-
-
 def warn_if_plain() -> None:
     """Say on standard error that searches will be slow, when the core is missing."""
     from milligan.solver import compiled
 
     if not compiled.AVAILABLE:
-        print(PLAIN_WARNING, file=sys.stderr, flush=True)
+        print(f"warning: {compiled.MISSING}", file=sys.stderr, flush=True)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

@@ -26,6 +26,12 @@ if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
     _core = None
 
 AVAILABLE = _core is not None
+#: What the commands that search say when :data:`AVAILABLE` is false.
+MISSING = (
+    "the solver's compiled core was not built, so it searches in pure Python, about a "
+    "thousand times more slowly (a C compiler and Python's headers, then reinstall: "
+    "see the README's quick start)"
+)
 
 _RULES = {"none": 0, "free": 1, "strict": 2}
 #: The card byte's "moved and not yet settled" bit (see _core.pyx).
