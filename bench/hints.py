@@ -1,7 +1,7 @@
 """Hint latency as a player meets it: Hint pressed over and over on a real server.
 
 Starts ``milligan serve`` (a fresh SQLite file, the server's default hint
-budget: 8 samples and 1,000,000 positions a decision) and, for each deal,
+budget: the fair player's 16 samples and 2,000,000 positions a decision) and, for each deal,
 creates a game through the API, asks for a hint, plays the hinted move, and
 asks again, until the game ends or ``--moves`` moves are played. It prints
 the hint latency the client saw (p50, p95, max), how many hints were new

@@ -19,10 +19,13 @@ import httpx
 import psutil
 import pytest
 
-from milligan.solver import compiled
+from milligan.position import Position
+from milligan.solver import compiled, fair
 from milligan.store import open_database
 from milligan.store.testing import free_port
+from milligan.variants import Variant
 from milligan.web.deps import PLAIN_BUDGET
+from milligan.web.routes import _seed
 from milligan.web.settings import ENVIRON, ServerSettings
 
 
@@ -358,19 +361,40 @@ def test_serve_with_several_workers(shared: str) -> None:
     assert "by 2 processes" in output
 
 
+def _first_hint(server: Server) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """A new game of classic deal 5 on ``server``, its first hint and its legal moves."""
+    with httpx.Client(base_url=server.url, timeout=120) as client:
+        game = client.post("/api/games", json={"variant": "classic", "deal": 5}).json()
+        hint = client.get(f"/api/games/{game['id']}/hint")
+        assert hint.status_code == 200, hint.text
+        legal = client.get(f"/api/games/{game['id']}").json()["legal"]
+        return game, hint.json(), legal
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
+def test_the_browser_hints_with_the_fair_players_own_budget(database: str) -> None:
+    # a player who presses Hint in the browser plays as milligan autoplay
+    # does: the served hint is the fair player's decision at its defaults
+    server = Server(database)
+    try:
+        game, body, _ = _first_hint(server)
+    finally:
+        server.stop()
+    start = Position.deal(Variant.named("classic"), 5)
+    own = fair.hint(start.observe(), (), seed=_seed(start, game["revision"]))
+    assert body["samples"] == fair.DEFAULT_SAMPLES
+    assert body["move"] == str(own.move) and body["plan"] == [str(m) for m in own.plan]
+    assert body["win_chance"] == own.win_chance
+
+
 def test_without_the_compiled_core_hints_still_answer(database: str) -> None:
     # a build with no C compiler (forced here with MILLIGAN_PURE_PYTHON): the
     # server says so at start and its hints, searched in pure Python with
     # the small budget (web.deps.PLAIN_BUDGET), still answer with a legal move
     server = Server(database, env={"MILLIGAN_PURE_PYTHON": "1"})
     try:
-        with httpx.Client(base_url=server.url, timeout=120) as client:
-            game = client.post("/api/games", json={"variant": "classic", "deal": 5}).json()
-            hint = client.get(f"/api/games/{game['id']}/hint")
-            assert hint.status_code == 200, hint.text
-            body = hint.json()
-            legal = client.get(f"/api/games/{game['id']}").json()["legal"]
-            assert body["move"] in legal and body["samples"] == PLAIN_BUDGET.hint_samples
+        _, body, legal = _first_hint(server)
+        assert body["move"] in legal and body["samples"] == PLAIN_BUDGET.hint_samples
     finally:
         output = server.stop()
     assert compiled.MISSING in output

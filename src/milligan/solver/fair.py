@@ -51,9 +51,9 @@ from milligan.solver.sampling import sample_position
 from milligan.solver.shorten import simplify
 
 #: Samples per decision, and the positions one decision may expand in all.
-#: Twice 8 and 1,000,000 (the browser's hint budget, web.deps.HelpBudget)
+#: Twice 8 and 1,000,000 (the browser's hint budget until 3 December 2026)
 #: won 283 of classic deals 1-600 against 256, at twice the CPU time
-#: (docs/SOLVER.md).
+#: (docs/SOLVER.md).  The browser's hints use these too (web.deps.HelpBudget).
 DEFAULT_SAMPLES = 16
 DEFAULT_POSITIONS = 2_000_000
 #: Candidate plans scored per decision.
