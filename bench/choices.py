@@ -4,6 +4,8 @@
     python bench/choices.py --deals 1-40 --rows-left 9,6,3 --stocks 8 --workers 2
     python bench/choices.py --out choices.jsonl   # and every decision, as JSON lines
     python bench/choices.py --from docs/data/choices-classic.jsonl   # the table of a saved run
+    python bench/choices.py --from docs/data/choices-classic.jsonl --solve 300000 --stocks 16 \
+        --workers 2   # and a clairvoyant judge of the same candidates
 
 A diagnostic of one decision at a time. The fair player (as shipped) plays
 each deal; at the decisions made with the given numbers of stock rows left,
@@ -23,6 +25,15 @@ best look better than it is. The gap between the two is what a perfect judge
 among these candidates would add at these decisions; a small gap says the
 losses come from elsewhere (the candidates themselves, or later decisions).
 Only variants without face-down cards (all but ``improved``).
+
+``--solve P`` (with ``--from``) asks what sampling and solving would make of
+the same candidates: each is solved with complete knowledge (at most ``P``
+positions) in ``--stocks`` stocks drawn afresh from the unseen cards, and the
+candidate with the most solves won is taken (ties share the pick). Its
+play-on share says whether a clairvoyant judge picks what the fair player
+goes on to win from; the correlations say whether the solves track the
+play-on shares within a decision (candidate against candidate) and across
+decisions.
 """
 
 from __future__ import annotations
@@ -30,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -42,6 +54,7 @@ from milligan.game import Game
 from milligan.moves import Move
 from milligan.position import Observation, Position
 from milligan.solver import fair
+from milligan.solver.search import run
 from milligan.survey.runner import parse_deals
 
 
@@ -120,6 +133,90 @@ def play_on(
     return game.status == "won"
 
 
+def solve_on(job: tuple[str, int, str, str, tuple[Card, ...], int]) -> str:
+    """The complete-knowledge verdict after ``line`` then ``plan``, with ``stock`` as the stock."""
+    variant, deal, line, plan, stock, positions = job
+    order = Game.new(variant, deal).order
+    game = Game.from_order(variant, order[: len(order) - len(stock)] + stock)
+    for move in (*line.split(), *plan.split()):
+        game.play(Move.parse(move))
+    if game.status != "playing":
+        return game.status
+    return run(game.position, max_positions=positions, max_memory_mb=128, shorten_win=False).result
+
+
+def judge_by_solving(
+    entries: Sequence[dict[str, Any]], positions: int, stocks: int, workers: int
+) -> None:
+    """Solve every saved candidate in fresh stocks; print what that judge picks."""
+    jobs = []
+    for entry in entries:
+        variant, deal = entry["variant"], entry["deal"]
+        game = Game.new(variant, deal)
+        for move in entry["line"].split():
+            game.play(Move.parse(move))
+        unseen = list(fair.sample_position(game.position.observe(), random.Random(0)).stock)
+        # not the play-on stocks: a judge in play never sees the stocks it is judged on
+        rng = random.Random(7_000_001 * deal + len(game.moves))
+        drawn = []
+        for _ in range(stocks):
+            rng.shuffle(unseen)
+            drawn.append(tuple(unseen))
+        jobs += [
+            (variant, deal, entry["line"], plan, stock, positions)
+            for plan in entry["plans"]
+            for stock in drawn
+        ]
+    began = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        verdicts = iter(pool.map(solve_on, jobs, chunksize=4))
+        solved = [[[next(verdicts) for _ in range(stocks)] for _ in e["plans"]] for e in entries]
+    print(
+        f"\nsolved: {len(jobs)} solves of at most {positions:,} positions "
+        f"({stocks} fresh stocks a candidate), {time.perf_counter() - began:.0f} s "
+        f"on {workers} worker(s)"
+    )
+    print(
+        "| rows left | decisions | chosen: won | most solves won: won | a candidate at random: won "
+        "| solves won | unknown |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for rows in [*sorted({e["rows_left"] for e in entries}, reverse=True), None]:
+        chosen = picked = random_pick = won = unknown = 0.0
+        count = 0
+        for entry, verdicts_of in zip(entries, solved, strict=True):
+            if rows is not None and entry["rows_left"] != rows:
+                continue
+            count += 1
+            shares = [sum(stocks_won) / len(stocks_won) for stocks_won in entry["won"]]
+            wins = [row.count("won") for row in verdicts_of]
+            ties = [i for i, w in enumerate(wins) if w == max(wins)]
+            chosen += shares[entry["chosen"]]
+            picked += sum(shares[i] for i in ties) / len(ties)
+            random_pick += sum(shares) / len(shares)
+            won += sum(wins) / (len(wins) * stocks)
+            unknown += sum(row.count("unknown") for row in verdicts_of) / (len(wins) * stocks)
+        print(
+            f"| {'all' if rows is None else rows} | {count} | {chosen / count:.1%} "
+            f"| {picked / count:.1%} | {random_pick / count:.1%} | {won / count:.1%} "
+            f"| {unknown / count:.1%} |"
+        )
+    within_solved, within_play, across_solved, across_play = [], [], [], []
+    for entry, verdicts_of in zip(entries, solved, strict=True):
+        shares = [sum(stocks_won) / len(stocks_won) for stocks_won in entry["won"]]
+        wins = [row.count("won") / stocks for row in verdicts_of]
+        across_solved.append(statistics.mean(wins))
+        across_play.append(statistics.mean(shares))
+        within_solved += [w - across_solved[-1] for w in wins]
+        within_play += [s - across_play[-1] for s in shares]
+    print(
+        "correlation of solves won with play-ons won: within a decision "
+        f"{statistics.correlation(within_solved, within_play):+.2f} "
+        f"({len(within_play)} candidates), across decisions "
+        f"{statistics.correlation(across_solved, across_play):+.2f} ({len(across_play)} decisions)"
+    )
+
+
 def report(entries: Sequence[dict[str, Any]]) -> None:
     """The table, from decisions as ``--out`` writes them (rows_left, chosen, won)."""
     print(
@@ -167,6 +264,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="also write every decision, as JSON lines, to this file")
     parser.add_argument("--from", dest="source", help="print the table of an --out file, no play")
+    parser.add_argument(
+        "--solve",
+        type=int,
+        metavar="P",
+        help="with --from: also judge the candidates by solves of at most P positions",
+    )
     args = parser.parse_args()
     if args.stocks < 2:
         parser.error("--stocks: at least 2 (half of them pick the best, the other half judge it)")
@@ -175,7 +278,11 @@ def main() -> None:
             entries = [json.loads(line) for line in lines]
         print(f"{args.source}: {len(entries)} decisions")
         report(entries)
+        if args.solve:
+            judge_by_solving(entries, args.solve, args.stocks, args.workers)
         return
+    if args.solve:
+        parser.error("--solve: only with --from")
     if args.variant == "improved":
         parser.error("only variants without face-down cards")
     deals = parse_deals(args.deals)
