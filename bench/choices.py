@@ -54,6 +54,7 @@ from milligan.game import Game
 from milligan.moves import Move
 from milligan.position import Observation, Position
 from milligan.solver import fair
+from milligan.solver.sampling import sample_position
 from milligan.solver.search import run
 from milligan.survey.runner import parse_deals
 
@@ -109,14 +110,30 @@ def probe(job: tuple[str, int, Sequence[int], int, int, int]) -> list[Decision]:
         ((plans, chosen),) = choices
         if chosen is None or len(plans) < 2:
             continue
-        unseen = list(fair.sample_position(view, random.Random(0)).stock)
-        rng = random.Random(1_000_003 * deal + played)
-        drawn = []
-        for _ in range(stocks):
-            rng.shuffle(unseen)
-            drawn.append(tuple(unseen))
-        out.append(Decision(deal, game.moves[:played], rows, plans, chosen, tuple(drawn)))
+        drawn = draw_stocks(view, random.Random(1_000_003 * deal + played), stocks)
+        out.append(Decision(deal, game.moves[:played], rows, plans, chosen, drawn))
     return out
+
+
+def draw_stocks(view: Observation, rng: random.Random, count: int) -> tuple[tuple[Card, ...], ...]:
+    """``count`` stocks drawn from the cards ``view`` does not show, shuffled in turn by ``rng``."""
+    unseen = list(sample_position(view, random.Random(0)).stock)
+    drawn = []
+    for _ in range(count):
+        rng.shuffle(unseen)
+        drawn.append(tuple(unseen))
+    return tuple(drawn)
+
+
+def game_after(
+    variant: str, deal: int, moves: Sequence[Move | str], stock: tuple[Card, ...]
+) -> Game:
+    """Deal ``deal`` with ``stock`` in place of its own, and ``moves`` played."""
+    order = Game.new(variant, deal).order
+    game = Game.from_order(variant, order[: len(order) - len(stock)] + stock)
+    for move in moves:
+        game.play(move)
+    return game
 
 
 def play_on(
@@ -124,10 +141,7 @@ def play_on(
 ) -> bool:
     """Whether the fair player wins after ``prefix`` then ``plan``, with ``stock`` as the stock."""
     variant, deal, prefix, plan, stock, samples, positions = job
-    order = Game.new(variant, deal).order
-    game = Game.from_order(variant, order[: len(order) - len(stock)] + stock)
-    for move in (*prefix, *plan):
-        game.play(move)
+    game = game_after(variant, deal, (*prefix, *plan), stock)
     if game.status == "playing":
         fair.autoplay(game, samples=samples, max_positions=positions)
     return game.status == "won"
@@ -136,10 +150,7 @@ def play_on(
 def solve_on(job: tuple[str, int, str, str, tuple[Card, ...], int]) -> str:
     """The complete-knowledge verdict after ``line`` then ``plan``, with ``stock`` as the stock."""
     variant, deal, line, plan, stock, positions = job
-    order = Game.new(variant, deal).order
-    game = Game.from_order(variant, order[: len(order) - len(stock)] + stock)
-    for move in (*line.split(), *plan.split()):
-        game.play(Move.parse(move))
+    game = game_after(variant, deal, (*line.split(), *plan.split()), stock)
     if game.status != "playing":
         return game.status
     return run(game.position, max_positions=positions, max_memory_mb=128, shorten_win=False).result
@@ -152,16 +163,14 @@ def judge_by_solving(
     jobs = []
     for entry in entries:
         variant, deal = entry["variant"], entry["deal"]
+        line = entry["line"].split()
         game = Game.new(variant, deal)
-        for move in entry["line"].split():
-            game.play(Move.parse(move))
-        unseen = list(fair.sample_position(game.position.observe(), random.Random(0)).stock)
+        for move in line:
+            game.play(move)
         # not the play-on stocks: a judge in play never sees the stocks it is judged on
-        rng = random.Random(7_000_001 * deal + len(game.moves))
-        drawn = []
-        for _ in range(stocks):
-            rng.shuffle(unseen)
-            drawn.append(tuple(unseen))
+        drawn = draw_stocks(
+            game.position.observe(), random.Random(7_000_001 * deal + len(line)), stocks
+        )
         jobs += [
             (variant, deal, entry["line"], plan, stock, positions)
             for plan in entry["plans"]
@@ -181,34 +190,32 @@ def judge_by_solving(
         "| solves won | unknown |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|")
+    # per decision: play-on shares, and the share of solves won and unknown, per candidate
+    shares = [[sum(won) / len(won) for won in e["won"]] for e in entries]
+    wins = [[row.count("won") / stocks for row in verdicts_of] for verdicts_of in solved]
+    unknowns = [[row.count("unknown") / stocks for row in verdicts_of] for verdicts_of in solved]
     for rows in [*sorted({e["rows_left"] for e in entries}, reverse=True), None]:
         chosen = picked = random_pick = won = unknown = 0.0
         count = 0
-        for entry, verdicts_of in zip(entries, solved, strict=True):
+        for i, entry in enumerate(entries):
             if rows is not None and entry["rows_left"] != rows:
                 continue
             count += 1
-            shares = [sum(stocks_won) / len(stocks_won) for stocks_won in entry["won"]]
-            wins = [row.count("won") for row in verdicts_of]
-            ties = [i for i, w in enumerate(wins) if w == max(wins)]
-            chosen += shares[entry["chosen"]]
-            picked += sum(shares[i] for i in ties) / len(ties)
-            random_pick += sum(shares) / len(shares)
-            won += sum(wins) / (len(wins) * stocks)
-            unknown += sum(row.count("unknown") for row in verdicts_of) / (len(wins) * stocks)
+            ties = [c for c, w in enumerate(wins[i]) if w == max(wins[i])]
+            chosen += shares[i][entry["chosen"]]
+            picked += statistics.mean(shares[i][c] for c in ties)
+            random_pick += statistics.mean(shares[i])
+            won += statistics.mean(wins[i])
+            unknown += statistics.mean(unknowns[i])
         print(
             f"| {'all' if rows is None else rows} | {count} | {chosen / count:.1%} "
             f"| {picked / count:.1%} | {random_pick / count:.1%} | {won / count:.1%} "
             f"| {unknown / count:.1%} |"
         )
-    within_solved, within_play, across_solved, across_play = [], [], [], []
-    for entry, verdicts_of in zip(entries, solved, strict=True):
-        shares = [sum(stocks_won) / len(stocks_won) for stocks_won in entry["won"]]
-        wins = [row.count("won") / stocks for row in verdicts_of]
-        across_solved.append(statistics.mean(wins))
-        across_play.append(statistics.mean(shares))
-        within_solved += [w - across_solved[-1] for w in wins]
-        within_play += [s - across_play[-1] for s in shares]
+    across_solved = [statistics.mean(w) for w in wins]
+    across_play = [statistics.mean(s) for s in shares]
+    within_solved = [w - m for ws, m in zip(wins, across_solved, strict=True) for w in ws]
+    within_play = [s - m for ss, m in zip(shares, across_play, strict=True) for s in ss]
     print(
         "correlation of solves won with play-ons won: within a decision "
         f"{statistics.correlation(within_solved, within_play):+.2f} "

@@ -6,32 +6,28 @@
 Every game the fair player has in the ``plays`` table of ``--results`` is
 replayed through the engine from its deal number. It prints how many
 positions came back that the game had already been through (the issue's aim
-is none), and how many games end otherwise than their stored result says.
+is none), and how many games stored as won do not end won, or the other way
+round.
 """
 
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from milligan.game import Game
-from milligan.moves import Move
+from milligan.survey.results import Play, ResultStore
 
 
-def replay(row: tuple[str, int, str, str]) -> tuple[int, bool, int]:
-    """(positions repeated, result as stored, moves) of one stored game."""
-    variant, deal, result, moves = row
-    game = Game.new(variant, deal)
-    seen = {game.position}
-    repeated = 0
-    line = moves.split()
-    for move in line:
-        game.play(Move.parse(move))
-        repeated += game.position in seen
-        seen.add(game.position)
-    return repeated, (game.status == "won") == (result == "won"), len(line)
+def replay(play: Play) -> tuple[int, bool]:
+    """(positions repeated, won as stored or not won as stored) of one stored game."""
+    game = Game.new(play.variant, play.deal)
+    for move in play.moves:
+        game.play(move)
+    return len(game.positions) - len(set(game.positions)), (game.status == "won") == (
+        play.result == "won"
+    )
 
 
 def main() -> None:
@@ -39,17 +35,16 @@ def main() -> None:
     parser.add_argument("--results", default="docs/data/survey.sqlite3")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    with sqlite3.connect(f"file:{args.results}?mode=ro", uri=True) as db:
-        rows = db.execute(
-            "SELECT variant, deal, result, moves FROM plays WHERE player = 'fair'"
-        ).fetchall()
+    with ResultStore(args.results) as store:
+        plays = store.plays(player="fair")
     began = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
-        out = list(pool.map(replay, rows, chunksize=50))
+        out = list(pool.map(replay, plays, chunksize=50))
     print(
-        f"{len(rows):,} games of the fair player, {sum(o[2] for o in out):,} moves replayed "
-        f"in {time.perf_counter() - began:.0f} s: {sum(o[0] for o in out)} positions repeated, "
-        f"{sum(not o[1] for o in out)} results other than stored"
+        f"{len(plays):,} games of the fair player, {sum(len(p.moves) for p in plays):,} moves "
+        f"replayed in {time.perf_counter() - began:.0f} s: "
+        f"{sum(repeated for repeated, _ in out)} positions repeated, "
+        f"{sum(not as_stored for _, as_stored in out)} results other than stored"
     )
 
 
