@@ -80,7 +80,7 @@ def probe(job: tuple[str, int, Sequence[int], int, int, int]) -> list[Decision]:
     variant, deal, rows_left, stocks, samples, positions = job
     game = Game.new(variant, deal)
     # per decision: what the player saw, the moves played before it, and its choice
-    calls: list[tuple[Observation, int, list[tuple[tuple[Move, ...], int | None]]]] = []
+    calls: list[tuple[Observation, int, list[tuple[tuple[tuple[Move, ...], ...], int | None]]]] = []
     decide, choose = fair.decide, fair._choose
 
     def recording_decide(
