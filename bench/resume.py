@@ -44,10 +44,10 @@ def parse_setting(text: str) -> tuple[str, object]:
 
 
 def resume(
-    job: tuple[str, int, tuple[str, ...], int, dict[str, object]],
+    job: tuple[str, int, tuple[str, ...], int, dict[str, object], int],
 ) -> tuple[int, str, float]:
     """(deal, result, CPU seconds after the replayed part) of one game played on."""
-    variant, deal, moves, rows, settings = job
+    variant, deal, moves, rows, settings, positions = job
     game = Game.new(variant, deal)
     room = rows * game.position.variant.columns
     for text in moves:
@@ -58,7 +58,7 @@ def resume(
     with contextlib.ExitStack() as patches:
         for name, value in settings.items():
             patches.enter_context(mock.patch.object(fair, name, value))
-        outcome = fair.autoplay(game)
+        outcome = fair.autoplay(game, max_positions=positions)
     return deal, outcome.result, time.process_time() - began
 
 
@@ -75,6 +75,12 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="e.g. CANDIDATES=12",
     )
+    parser.add_argument(
+        "--max-positions",
+        type=int,
+        default=fair.DEFAULT_POSITIONS,
+        help="the budget of each decision played on (default: the shipped one)",
+    )
     parser.add_argument("--results", default="docs/data/survey.sqlite3")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--each", action="store_true", help="also print every game's result")
@@ -90,7 +96,10 @@ def main() -> None:
     if not games:
         raise SystemExit(f"{args.results} has no shipped game of {args.variant} {args.deals}")
     settings = dict(args.set)
-    jobs = [(args.variant, deal, moves, args.rows, settings) for deal, _, moves in games]
+    jobs = [
+        (args.variant, deal, moves, args.rows, settings, args.max_positions)
+        for deal, _, moves in games
+    ]
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(resume, jobs, chunksize=1))
     before = {deal for deal, result, _ in games if result == "won"}

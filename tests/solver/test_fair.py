@@ -327,3 +327,48 @@ def test_a_plan_carried_between_samples_reaches_what_playing_it_reaches(
     assert plans
     for moves, _ in plans:
         assert fair._played(worlds, moves) == [fair._after(world, moves) for world in worlds]
+
+
+def test_the_solver_proposes_legal_new_tables_only_from_budgets_that_allow_it() -> None:
+    """``_solved_candidates``: each plan is the solver's line in some sample up to
+    its first deal, legal from the table the player sees, ending with ``D``, at a
+    table no other candidate reaches; small budgets make no solves at all."""
+    compiled = pytest.importorskip("milligan.solver.compiled")
+    if not compiled.AVAILABLE:
+        pytest.skip("the compiled core is not built")
+    assert fair._budgets(SMALL["max_positions"])[0] == 0
+    assert fair._budgets(fair.DEFAULT_POSITIONS)[0] >= fair.SOLVE_FLOOR
+    game = Game.new("classic", 2)
+    while len(game.position.stock) > 24:  # three rows left: the solver wins samples quickly
+        view, history = game.position.observe(), observations(game)[:-1]
+        plan = decide(view, history, seed=len(game.moves), **SMALL)  # type: ignore[arg-type]
+        for move in plan.moves:
+            game.play(move)
+    view = game.position.observe()
+    rng = random.Random(5)
+    worlds = [sample_position(view, rng) for _ in range(fair.SOLVES)]
+    plans = fair._candidates(worlds, {view}, 20_000)
+    found, spent = fair._solved_candidates(worlds, {view}, plans, 60_000)
+    assert found and spent > 0
+    tables = [fair._after(game.position, moves[:-1]) for moves, _ in plans + found]
+    assert len({table.observe() for table in tables}) == len(tables)
+    for moves, score in found:
+        assert moves[-1] == Move.parse("D") and Move.parse("D") not in moves[:-1]
+        after = game.position
+        for move in moves:
+            assert move in after.legal_moves()
+            after = after.apply(move)
+        assert score == fair._score(fair._after(game.position, moves[:-1]))
+
+
+def test_twins_get_the_same_hint_when_the_solver_proposes_candidates() -> None:
+    # a budget large enough for the solves: they run in samples drawn from
+    # what the player sees, so the twins' hidden difference cannot reach them
+    budget = {"samples": fair.SOLVES, "max_positions": 700_000}
+    assert fair._budgets(budget["max_positions"])[0] >= fair.SOLVE_FLOOR
+    one, two = twin_orders("classic", 5, 97, 102)
+    for game in (one, two):
+        for _ in range(6):
+            game.play("D")
+    assert one.position.observe() == two.position.observe()
+    assert hint(one, **budget) == hint(two, **budget)  # type: ignore[arg-type]

@@ -11,7 +11,9 @@ stock order and face-down cards are out of reach by construction.  The method
    every sample agrees on what the player sees, so a plan is legal in all of
    them.  The candidates are the best-scored tables in which a deal is
    allowed, found by the compiled core's stage search, which never enters a
-   position the game has already been through.
+   position the game has already been through; with nothing face down, the
+   complete-knowledge solver adds the table it deals from in each of a few
+   samples it wins (a table that suits some stock, proposed, not chosen).
 3. Score each plan by looking one stage ahead in every sample: play the
    plan (its deal shows the sample's next row) and search that next stage
    for the best table to deal from, scored by the table heuristic (cards
@@ -51,14 +53,16 @@ from milligan.solver.sampling import sample_position
 from milligan.solver.shorten import simplify
 
 #: Samples per decision, and the positions one decision may expand in all.
-#: Twice 8 and 1,000,000 (the browser's hint budget until 3 December 2026)
-#: won 283 of classic deals 1-600 against 256, at twice the CPU time
-#: (docs/SOLVER.md).  The browser's hints use these too (web.deps.HelpBudget).
+#: 16 and 2,000,000 won 283 of classic deals 1-600 against 256 for 8 and
+#: 1,000,000; the solver's candidates (SOLVES) take the positions from
+#: 2,000,000 to 4,000,000 (docs/SOLVER.md).  The browser's hints take the
+#: samples and half the positions, to answer quickly (web.deps.HelpBudget).
 DEFAULT_SAMPLES = 16
-DEFAULT_POSITIONS = 2_000_000
+DEFAULT_POSITIONS = 4_000_000
 #: Candidate plans scored per decision.
 CANDIDATES = 6
-#: The stage search's share of a decision's positions (see CHANCE_SHARE for the rest).
+#: The stage search's share of a decision's positions once the solves have
+#: theirs (SOLVE_SHARE; see CHANCE_SHARE for the rest).
 STAGE_SHARE = 0.15
 #: The position table of each search: fixed, so advice never depends on the machine.
 MEMORY_MB = 64
@@ -254,7 +258,7 @@ def decide(
     if chosen is None:
         return _fallback(here, seen, samples, spent)
     moves, score = plans[chosen]
-    chance_budget = int(max_positions * CHANCE_SHARE)
+    chance_budget = _budgets(max_positions, not _hidden(view))[2]
     wins = 0
     for world in after:
         won, positions = _wins_from(world, max(500, chance_budget // samples))
@@ -274,15 +278,17 @@ def _choose(
     samples as the chosen plan leaves them (empty when there is none) are
     returned for the win chance, which would otherwise play the plan again.
     """
-    stage_budget = max(1000, int(max_positions * STAGE_SHARE))
+    hidden = _hidden(worlds[0].observe())
+    solve_each, stage_budget, _, look_budget = _budgets(max_positions, not hidden)
     plans = _candidates(worlds, seen, stage_budget)
     if not plans:
         return plans, None, stage_budget, []
     spent = stage_budget
-    chance_budget = int(max_positions * CHANCE_SHARE)
-    per_look = max(
-        500, (max_positions - stage_budget - chance_budget) // (len(plans) * len(worlds))
-    )
+    if solve_each:
+        solved, positions = _solved_candidates(worlds, seen, plans, solve_each)
+        plans += solved
+        spent += positions
+    per_look = max(500, look_budget // (len(plans) * len(worlds)))
     best: tuple[float, int, list[Position]] | None = None
     for index, (moves, _) in enumerate(plans):
         total = 0.0
@@ -303,6 +309,66 @@ def _choose(
 CHANCE_SHARE = 0.3
 #: What a won sample is worth to the look-ahead (more than any table score).
 WIN_VALUE = 1e6
+#: Samples in which the complete-knowledge solver is asked for a candidate,
+#: and their share of a decision's positions (split evenly among them).
+#: The stage search, the look-ahead and the win chance share out the rest.
+#: A budget that would give a solve fewer than SOLVE_FLOOR positions (the
+#: post-game analysis, the tests) makes no solves and plays as before.
+SOLVES = 6
+SOLVE_SHARE = 0.45
+SOLVE_FLOOR = 50_000
+
+
+def _budgets(max_positions: int, solves: bool = True) -> tuple[int, int, int, int]:
+    """(positions for each solve, the stage search, the win chance, the look-ahead).
+
+    Without ``solves`` (something is face down) the solves' share goes to the rest.
+    """
+    each = int(max_positions * SOLVE_SHARE) // SOLVES if SOLVES > 0 and solves else 0
+    if each < SOLVE_FLOOR:
+        each = 0
+    rest = max_positions - each * SOLVES
+    stage = max(1000, int(rest * STAGE_SHARE))
+    chance = int(rest * CHANCE_SHARE)
+    return each, stage, chance, rest - stage - chance
+
+
+def _solved_candidates(
+    worlds: Sequence[Position],
+    seen: set[Observation],
+    plans: Sequence[tuple[tuple[Move, ...], float]],
+    budget: int,
+) -> tuple[list[tuple[tuple[Move, ...], float]], int]:
+    """(more candidate plans, positions): the tables the solver deals from in samples it wins.
+
+    Each of the first SOLVES samples is solved with its whole stock known.
+    When the solver wins it, the moves of its line up to its first deal show
+    nothing new (nothing is face down), so they are legal in every sample;
+    the table they reach is a candidate unless it is one already or the line
+    leads back to a position the player has seen.  Which table to deal from
+    is still chosen by the look-ahead, which sees no card beyond the next
+    row: the solver only proposes.
+    """
+    here = worlds[0]
+    start = here.observe()
+    tables = {_after(here, moves[:-1]).observe() for moves, _ in plans}
+    found: list[tuple[tuple[Move, ...], float]] = []
+    spent = 0
+    for world in worlds[:SOLVES]:
+        verdict, line, positions = _search(world, budget)
+        spent += positions
+        deal = next((i for i, move in enumerate(line) if move.kind is MoveKind.DEAL), None)
+        if verdict != "won" or deal is None:
+            continue
+        body = _shorten(here, line[:deal])
+        if _visits(here, body, seen - {start}):
+            continue
+        end = _after(here, body)
+        if end.observe() in tables:
+            continue
+        tables.add(end.observe())
+        found.append((body + (line[deal],), _score(end)))
+    return found, spent
 
 
 def _after(world: Position, moves: Sequence[Move]) -> Position:
@@ -692,7 +758,7 @@ STALL_MOVES = 200
 #: the fallback's costs a fresh one: autoplay's endgame searches share at
 #: most this many decisions' budgets in all, and then search with
 #: ``ENDGAME_FLOOR`` positions each (docs/SOLVER.md, "The endgame").
-ENDGAME_BUDGETS = 16
+ENDGAME_BUDGETS = 8
 ENDGAME_FLOOR = 20_000
 
 

@@ -56,15 +56,15 @@ class HelpBudget:
     consistent with what the player sees and expands at most
     ``hint_positions`` positions in all (budgets in positions, not seconds,
     so a hint is the same on every machine); the moves of a plan the player
-    follows cost nothing.  ``None``, the default, takes the fair player's
-    own (``milligan autoplay``: 16 samples, 2,000,000 positions), so that a
-    player who presses Hint over and over plays as well as autoplay; most
-    hints follow a plan and answer at once, and a new decision takes up to
-    a few seconds (docs/BENCHMARKS.md).
+    follows cost nothing.  ``None`` takes the fair player's own
+    (``milligan autoplay``).  The samples are its 16; the positions are
+    2,000,000, half of its 4,000,000, so that a new decision costs what it
+    did before the solver's candidates were added and the hints stay within
+    a second at the 95th percentile (docs/BENCHMARKS.md).
     """
 
     hint_samples: int | None = None
-    hint_positions: int | None = None
+    hint_positions: int | None = 2_000_000
     solution_seconds: float = 10.0
     solution_positions: int = 1_000_000
     solution_memory_mb: int = 512
