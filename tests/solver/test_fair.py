@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -339,11 +340,7 @@ def test_the_solver_proposes_legal_new_tables_only_from_budgets_that_allow_it() 
     assert fair._budgets(SMALL["max_positions"])[0] == 0
     assert fair._budgets(fair.DEFAULT_POSITIONS)[0] >= fair.SOLVE_FLOOR
     game = Game.new("classic", 2)
-    while len(game.position.stock) > 24:  # three rows left: the solver wins samples quickly
-        view, history = game.position.observe(), observations(game)[:-1]
-        plan = decide(view, history, seed=len(game.moves), **SMALL)  # type: ignore[arg-type]
-        for move in plan.moves:
-            game.play(move)
+    _play_to_three_rows_left(game)
     view = game.position.observe()
     rng = random.Random(5)
     worlds = [sample_position(view, rng) for _ in range(fair.SOLVES)]
@@ -361,14 +358,37 @@ def test_the_solver_proposes_legal_new_tables_only_from_budgets_that_allow_it() 
         assert score == fair._score(fair._after(game.position, moves[:-1]))
 
 
-def test_twins_get_the_same_hint_when_the_solver_proposes_candidates() -> None:
+def _play_to_three_rows_left(game: Game, *twins: Game) -> None:
+    """Play ``game`` with the fair player at SMALL until three rows are left,
+    playing the same moves in ``twins``; there the solver wins samples quickly."""
+    while len(game.position.stock) > 3 * game.variant.columns:
+        view, history = game.position.observe(), observations(game)[:-1]
+        plan = decide(view, history, seed=len(game.moves), **SMALL)  # type: ignore[arg-type]
+        for move in plan.moves:
+            for each in (game, *twins):
+                each.play(move)
+
+
+def test_twins_get_the_same_hint_when_the_solver_proposes_candidates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # a budget large enough for the solves: they run in samples drawn from
     # what the player sees, so the twins' hidden difference cannot reach them
     budget = {"samples": fair.SOLVES, "max_positions": 700_000}
     assert fair._budgets(budget["max_positions"])[0] >= fair.SOLVE_FLOOR
-    one, two = twin_orders("classic", 5, 97, 102)
-    for game in (one, two):
-        for _ in range(6):
-            game.play("D")
+    proposed: list[int] = []
+    real = fair._solved_candidates
+
+    def spy(*args: Any) -> tuple[list[tuple[tuple[Move, ...], float]], int]:
+        found = real(*args)
+        proposed.append(len(found[0]))
+        return found
+
+    monkeypatch.setattr(fair, "_solved_candidates", spy)
+    # classic deal 2: two cards of the last stock row trade places
+    one, two = twin_orders("classic", 2, 97, 102)
+    _play_to_three_rows_left(one, two)
     assert one.position.observe() == two.position.observe()
+    assert one.position != two.position
     assert hint(one, **budget) == hint(two, **budget)  # type: ignore[arg-type]
+    assert len(proposed) == 2 and proposed[0] > 0 and proposed[0] == proposed[1]
