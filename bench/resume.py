@@ -3,6 +3,7 @@
     python3 bench/resume.py --rows 2                            # reproduces the games
     python3 bench/resume.py --deals 1-300 --rows 4 --workers 2 --set CANDIDATES=12
     python3 bench/resume.py --deals 869,877 --rows 0 --each       # the endgames alone
+    python3 bench/resume.py --deals 1-100 --rows 12 --max-positions 2000000   # another budget
 
 Each committed game of the shipped player (the ``plays`` table of
 ``--results``, at the shipped settings) is replayed move by move up to the

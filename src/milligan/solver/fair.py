@@ -350,7 +350,6 @@ def _solved_candidates(
     row: the solver only proposes.
     """
     here = worlds[0]
-    start = here.observe()
     tables = {_after(here, moves[:-1]).observe() for moves, _ in plans}
     found: list[tuple[tuple[Move, ...], float]] = []
     spent = 0
@@ -360,8 +359,8 @@ def _solved_candidates(
         deal = next((i for i, move in enumerate(line) if move.kind is MoveKind.DEAL), None)
         if verdict != "won" or deal is None:
             continue
-        body = _shorten(here, line[:deal])
-        if _visits(here, body, seen - {start}):
+        body = _shorten(here, line[:deal])  # it never comes back to ``here``
+        if _visits(here, body, seen):
             continue
         end = _after(here, body)
         if end.observe() in tables:
