@@ -6,6 +6,8 @@
     python bench/choices.py --from docs/data/choices-classic.jsonl   # the table of a saved run
     python bench/choices.py --from docs/data/choices-classic.jsonl --solve 300000 --stocks 16 \
         --workers 2   # and a clairvoyant judge of the same candidates
+    python bench/choices.py --deals 1-8 --rows-left 8,4 --wide --stocks 32 \
+        --play-samples 4 --play-positions 200000 --workers 2   # every sound table, and dealing
 
 A diagnostic of one decision at a time. The fair player (as shipped) plays
 each deal; at the decisions made with the given numbers of stock rows left,
@@ -26,6 +28,19 @@ among these candidates would add at these decisions; a small gap says the
 losses come from elsewhere (the candidates themselves, or later decisions).
 Only variants without face-down cards (all but ``improved``).
 
+``--wide`` asks whether *any* choice at these decisions matters. Besides
+the player's own candidates, each decision also gets the tables a wider
+stage search keeps that differ from all of those in cards up, empty
+columns, breaks or column heights (``WIDE_TABLES`` of them, best-scored
+first), the best table under each set of ``ALTERNATIVES`` weights, and
+dealing at once, without playing the stage at all. The report then tests,
+for each number of rows left, whether the candidates' shares could all be
+the same (Cochran's Q over the shared stocks: each stock is a block, each
+candidate a treatment, and the statistic summed over the decisions), and
+gives each kind of candidate's share less its decision's mean.
+``--play-samples`` and ``--play-positions`` set a cheaper player for the
+play-ons than the one that makes the decisions.
+
 ``--solve P`` (with ``--from``) asks what sampling and solving would make of
 the same candidates: each is solved with complete knowledge (at most ``P``
 positions) in ``--stocks`` stocks drawn afresh from the unseen cards, and the
@@ -40,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import time
@@ -51,12 +67,25 @@ from unittest import mock
 
 from milligan.cards import Card
 from milligan.game import Game
-from milligan.moves import Move
+from milligan.moves import DEAL, Move
 from milligan.position import Observation, Position
 from milligan.solver import fair
 from milligan.solver.sampling import sample_position
 from milligan.solver.search import run
 from milligan.survey.runner import parse_deals
+
+#: ``--wide``: the tables a wider stage search keeps, and how many of those
+#: that differ from every candidate already listed (by ``signature``) join.
+WIDE_KEEP = 300
+WIDE_TABLES = 6
+#: ``--wide``: weights (changes to ``fair.WEIGHTS``) whose best table joins too.
+ALTERNATIVES: tuple[dict[str, int], ...] = (
+    {"w_found": 0},
+    {"w_found": 64},
+    {"w_empty": 100},
+    {"w_break": 32},
+    {"w_depth": 8},
+)
 
 
 @dataclass(frozen=True)
@@ -69,15 +98,17 @@ class Decision:
     plans: tuple[tuple[Move, ...], ...]
     chosen: int
     stocks: tuple[tuple[Card, ...], ...]
+    kinds: tuple[str, ...]  # per plan: "player", "table", "weights w_found=0", "deal"
 
 
-def probe(job: tuple[str, int, Sequence[int], int, int, int]) -> list[Decision]:
+def probe(job: tuple[str, int, Sequence[int], int, int, int, bool]) -> list[Decision]:
     """Play ``deal`` with the fair player; list the decisions made at ``rows_left``.
 
     Each decision's candidates and choice are recorded as ``fair.decide``
     makes them (through ``fair._choose``), so nothing is searched twice.
+    With ``wide``, more candidates are added to each (see ``widen``).
     """
-    variant, deal, rows_left, stocks, samples, positions = job
+    variant, deal, rows_left, stocks, samples, positions, wide = job
     game = Game.new(variant, deal)
     # per decision: what the player saw, the moves played before it, and its choice
     calls: list[tuple[Observation, int, list[tuple[tuple[tuple[Move, ...], ...], int | None]]]] = []
@@ -108,11 +139,69 @@ def probe(job: tuple[str, int, Sequence[int], int, int, int]) -> list[Decision]:
         if rows not in rows_left or view.stock % columns or not choices:
             continue
         ((plans, chosen),) = choices
-        if chosen is None or len(plans) < 2:
+        if chosen is None:
+            continue
+        kinds = ("player",) * len(plans)
+        if wide:
+            # the true deal; the stage search never looks past the next deal
+            here = game_after(variant, deal, game.moves[:played], ()).position
+            more, more_kinds = widen(here, plans)
+            plans, kinds = plans + more, kinds + more_kinds
+        if len(plans) < 2:
             continue
         drawn = draw_stocks(view, random.Random(1_000_003 * deal + played), stocks)
-        out.append(Decision(deal, game.moves[:played], rows, plans, chosen, drawn))
+        out.append(Decision(deal, game.moves[:played], rows, plans, chosen, drawn, kinds))
     return out
+
+
+def signature(position: Position) -> tuple[object, ...]:
+    """What ``--wide`` tells tables apart by: cards up, empty columns, breaks, column heights."""
+    return (
+        position.cards_on_foundations(),
+        sum(not cards for cards in position.columns),
+        fair.breaks(position),
+        tuple(sorted(len(cards) for cards in position.columns)),
+    )
+
+
+def widen(
+    here: Position, plans: Sequence[tuple[Move, ...]]
+) -> tuple[tuple[tuple[Move, ...], ...], tuple[str, ...]]:
+    """More candidate plans from ``here`` than the player lists, and what kind each is.
+
+    Tables a wider stage search keeps whose signature no candidate has yet,
+    the best table under each of ALTERNATIVES, and dealing at once; never a
+    table already listed.
+    """
+    budget = fair._budgets(fair.DEFAULT_POSITIONS)[1]
+    tables = {fair._after(here, plan[:-1]).observe() for plan in plans}
+    signatures = {signature(fair._after(here, plan[:-1])) for plan in plans}
+    more: list[tuple[Move, ...]] = []
+    kinds: list[str] = []
+
+    def add(plan: tuple[Move, ...], kind: str) -> None:
+        table = fair._after(here, plan[:-1])
+        if table.observe() not in tables:
+            tables.add(table.observe())
+            signatures.add(signature(table))
+            more.append(plan)
+            kinds.append(kind)
+
+    won, found, _ = fair._core_stage(here, budget, WIDE_KEEP)
+    if won is not None:
+        return (), ()
+    for plan, _ in found:
+        if kinds.count("table") >= WIDE_TABLES:
+            break
+        if signature(fair._after(here, plan[:-1])) not in signatures:
+            add(plan, "table")
+    for weights in ALTERNATIVES:
+        with mock.patch.dict(fair.WEIGHTS, weights):
+            _, best, _ = fair._core_stage(here, budget, 1)
+        if best:
+            add(best[0][0], "weights " + ",".join(f"{k}={v}" for k, v in weights.items()))
+    add((DEAL,), "deal")
+    return tuple(more), tuple(kinds)
 
 
 def draw_stocks(view: Observation, rng: random.Random, count: int) -> tuple[tuple[Card, ...], ...]:
@@ -258,6 +347,125 @@ def report(entries: Sequence[dict[str, Any]]) -> None:
         )
 
 
+def cochran(won: Sequence[Sequence[int]]) -> tuple[float, int]:
+    """Cochran's Q and its degrees of freedom for one decision's play-ons.
+
+    ``won[c][s]`` is 1 when candidate ``c`` was won in stock ``s``; the
+    stocks are shared, so each is a block and the test asks whether all
+    candidates could have the same chance.  Stocks won by all or by none
+    tell nothing and drop out of the sum.
+    """
+    k = len(won)
+    columns = [sum(row) for row in won]
+    blocks = [sum(row[s] for row in won) for s in range(len(won[0]))]
+    total = sum(columns)
+    denominator = k * total - sum(b * b for b in blocks)
+    if k < 2 or denominator == 0:
+        return 0.0, k - 1
+    q = (k - 1) * (k * sum(c * c for c in columns) - total * total) / denominator
+    return q, k - 1
+
+
+def chi_square_tail(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom."""
+    if x <= 0 or df <= 0:
+        return 1.0
+    a, z = df / 2, x / 2
+    if z < a + 1:  # the series of the lower incomplete gamma function
+        term = total = 1 / a
+        n = a
+        while term > total * 1e-15:
+            n += 1
+            term *= z / n
+            total += term
+        return 1 - total * math.exp(-z + a * math.log(z) - math.lgamma(a))
+    # a continued fraction for the upper one (modified Lentz)
+    tiny = 1e-300
+    b = z + 1 - a
+    c, d = 1 / tiny, 1 / b
+    h = d
+    for i in range(1, 1000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-15:
+            break
+    return math.exp(-z + a * math.log(z) - math.lgamma(a)) * h
+
+
+def q_table(entries: Sequence[dict[str, Any]], which: str) -> None:
+    """Cochran's Q of ``entries``, by rows left and over all of them."""
+    print(
+        f"\n| rows left | decisions | candidates ({which}) | Cochran's Q | degrees of freedom | p |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|")
+    for rows in [*sorted({e["rows_left"] for e in entries}, reverse=True), None]:
+        picked = [e for e in entries if rows is None or e["rows_left"] == rows]
+        q = 0.0
+        df = 0
+        for entry in picked:
+            one, free = cochran(entry["won"])
+            q, df = q + one, df + free
+        count = sum(len(e["won"]) for e in picked)
+        print(
+            f"| {'all' if rows is None else rows} | {len(picked)} | {count} | {q:.1f} | {df} "
+            f"| {chi_square_tail(q, df):.2f} |"
+        )
+
+
+def homogeneity(entries: Sequence[dict[str, Any]]) -> None:
+    """Could every candidate of a decision have the same chance?  And each kind's share.
+
+    Cochran's Q summed over the decisions with the same rows left (the sum
+    of independent chi-square variables is one), and each kind of candidate's
+    share less the mean share of its decision, averaged over the decisions.
+    With ``--wide`` candidates the test is made again without dealing at
+    once, and among the tables of the stage searches alone (the player's
+    and the wider search's, which are scored by the shipped weights).
+    """
+    q_table(entries, "every candidate")
+    for which, keep in (
+        ("dealing at once left out", lambda kind: kind != "deal"),
+        ("the stage searches' tables alone", lambda kind: kind in ("player", "table")),
+    ):
+        if any(not keep(kind) for e in entries for kind in e.get("kinds", ())):
+            q_table(
+                [
+                    {
+                        **e,
+                        "won": [
+                            w for w, kind in zip(e["won"], e["kinds"], strict=True) if keep(kind)
+                        ],
+                    }
+                    for e in entries
+                ],
+                which,
+            )
+    offsets: dict[str, list[float]] = {}
+    for entry in entries:
+        shares = [sum(won) / len(won) for won in entry["won"]]
+        mean = statistics.mean(shares)
+        kinds = entry.get("kinds") or ["player"] * len(shares)
+        for i, (kind, share) in enumerate(zip(kinds, shares, strict=True)):
+            offsets.setdefault(kind, []).append(share - mean)
+            if i == entry["chosen"]:
+                offsets.setdefault("player (chosen)", []).append(share - mean)
+    print("\n| candidates | count | share won less its decision's mean | standard error |")
+    print("|---|---:|---:|---:|")
+    for kind, values in sorted(offsets.items()):
+        error = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.nan
+        print(
+            f"| {kind} | {len(values)} | {100 * statistics.mean(values):+.1f} points "
+            f"| {100 * error:.1f} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="classic")
@@ -268,6 +476,17 @@ def main() -> None:
     )
     parser.add_argument("--samples", type=int, default=fair.DEFAULT_SAMPLES)
     parser.add_argument("--max-positions", type=int, default=fair.DEFAULT_POSITIONS)
+    parser.add_argument(
+        "--wide",
+        action="store_true",
+        help="more candidates than the player's: other tables, other weights, dealing at once",
+    )
+    parser.add_argument(
+        "--play-samples", type=int, help="the play-ons' player (default: --samples)"
+    )
+    parser.add_argument(
+        "--play-positions", type=int, help="the play-ons' player (default: --max-positions)"
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", help="also write every decision, as JSON lines, to this file")
     parser.add_argument("--from", dest="source", help="print the table of an --out file, no play")
@@ -285,6 +504,7 @@ def main() -> None:
             entries = [json.loads(line) for line in lines]
         print(f"{args.source}: {len(entries)} decisions")
         report(entries)
+        homogeneity(entries)
         if args.solve:
             judge_by_solving(entries, args.solve, args.stocks, args.workers)
         return
@@ -297,12 +517,22 @@ def main() -> None:
     began = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         probes = [
-            (args.variant, deal, rows_left, args.stocks, args.samples, args.max_positions)
+            (
+                args.variant,
+                deal,
+                rows_left,
+                args.stocks,
+                args.samples,
+                args.max_positions,
+                args.wide,
+            )
             for deal in deals
         ]
         decisions = [d for found in pool.map(probe, probes) for d in found]
+        play_samples = args.play_samples or args.samples
+        play_positions = args.play_positions or args.max_positions
         jobs = [
-            (args.variant, d.deal, d.line, plan, stock, args.samples, args.max_positions)
+            (args.variant, d.deal, d.line, plan, stock, play_samples, play_positions)
             for d in decisions
             for plan in d.plans
             for stock in d.stocks
@@ -318,6 +548,7 @@ def main() -> None:
             "rows_left": d.rows_left,
             "plans": [" ".join(map(str, plan)) for plan in d.plans],
             "chosen": d.chosen,
+            "kinds": list(d.kinds),
             "won": [[int(w) for w in won] for won in t],
         }
         for d, t in zip(decisions, table, strict=True)
@@ -332,6 +563,7 @@ def main() -> None:
     )
     if entries:
         report(entries)
+        homogeneity(entries)
 
 
 if __name__ == "__main__":

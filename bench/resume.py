@@ -4,6 +4,7 @@
     python3 bench/resume.py --deals 1-300 --rows 4 --workers 2 --set CANDIDATES=12
     python3 bench/resume.py --deals 869,877 --rows 0 --each       # the endgames alone
     python3 bench/resume.py --deals 1-100 --rows 12 --max-positions 2000000   # another budget
+    python3 bench/resume.py --deals 1-200 --rows 8 --deal-at-once --workers 2  # skip a stage
 
 Each committed game of the shipped player (the ``plays`` table of
 ``--results``, at the shipped settings) is replayed move by move up to the
@@ -27,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from unittest import mock
 
 from milligan.game import Game
-from milligan.moves import Move
+from milligan.moves import DEAL, Move
 from milligan.solver import fair
 from milligan.survey.results import ResultStore
 from milligan.survey.runner import Player, parse_deals
@@ -45,16 +46,18 @@ def parse_setting(text: str) -> tuple[str, object]:
 
 
 def resume(
-    job: tuple[str, int, tuple[str, ...], int, dict[str, object], int],
+    job: tuple[str, int, tuple[str, ...], int, dict[str, object], int, bool],
 ) -> tuple[int, str, float]:
     """(deal, result, CPU seconds after the replayed part) of one game played on."""
-    variant, deal, moves, rows, settings, positions = job
+    variant, deal, moves, rows, settings, positions, deal_at_once = job
     game = Game.new(variant, deal)
     room = rows * game.position.variant.columns
     for text in moves:
         if len(game.position.stock) <= room:
             break
         game.play(Move.parse(text))
+    if deal_at_once and game.status == "playing" and DEAL in game.position.legal_moves():
+        game.play(DEAL)
     began = time.process_time()
     with contextlib.ExitStack() as patches:
         for name, value in settings.items():
@@ -82,6 +85,11 @@ def main() -> None:
         default=fair.DEFAULT_POSITIONS,
         help="the budget of each decision played on (default: the shipped one)",
     )
+    parser.add_argument(
+        "--deal-at-once",
+        action="store_true",
+        help="skip the stage: deal the next row before any move after the deal at --rows",
+    )
     parser.add_argument("--results", default="docs/data/survey.sqlite3")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--each", action="store_true", help="also print every game's result")
@@ -98,7 +106,7 @@ def main() -> None:
         raise SystemExit(f"{args.results} has no shipped game of {args.variant} {args.deals}")
     settings = dict(args.set)
     jobs = [
-        (args.variant, deal, moves, args.rows, settings, args.max_positions)
+        (args.variant, deal, moves, args.rows, settings, args.max_positions, args.deal_at_once)
         for deal, _, moves in games
     ]
     with ProcessPoolExecutor(args.workers) as pool:
@@ -108,6 +116,8 @@ def main() -> None:
     cpu = sum(seconds for _, _, seconds in results) / len(results)
     slowest = max(results, key=lambda result: result[2])
     label = ", ".join(f"{name}={value!r}" for name, value in settings.items()) or "none"
+    if args.deal_at_once:
+        label = f"deal at once; {label}"
     print(f"{args.variant}, {len(games)} games of deals {args.deals}, from {args.rows} rows left")
     print(
         "| settings | won | shipped | only these | only shipped "
