@@ -320,6 +320,12 @@ def test_report_command_and_plots(tmp_path: Path) -> None:
     table = run_survey_command("report", "--results", str(path))
     assert table.returncode == 0, table.stderr
     assert "one-deck" in table.stdout and "60.0%" in table.stdout
+    # the same data gives the same SVG files, so a report run changes no chart for nothing
+    again = tmp_path / "again"
+    run = run_survey_command("report", "--results", str(path), "--plots", str(again))
+    assert run.returncode == 0, run.stderr
+    for stem in ["solve-times", "decided-vs-limit", "decided-vs-positions", "win-rate"]:
+        assert (again / f"{stem}.svg").read_bytes() == (plots / f"{stem}.svg").read_bytes()
 
 
 def test_report_updates_the_table_of_a_document(tmp_path: Path) -> None:
