@@ -174,13 +174,13 @@ def widen(
     table already listed.
     """
     budget = fair._budgets(fair.DEFAULT_POSITIONS)[1]
-    tables = {fair._after(here, plan[:-1]).observe() for plan in plans}
-    signatures = {signature(fair._after(here, plan[:-1])) for plan in plans}
+    listed = [fair._after(here, plan[:-1]) for plan in plans]  # the table each plan deals from
+    tables = {table.observe() for table in listed}
+    signatures = {signature(table) for table in listed}
     more: list[tuple[Move, ...]] = []
     kinds: list[str] = []
 
-    def add(plan: tuple[Move, ...], kind: str) -> None:
-        table = fair._after(here, plan[:-1])
+    def add(plan: tuple[Move, ...], kind: str, table: Position) -> None:
         if table.observe() not in tables:
             tables.add(table.observe())
             signatures.add(signature(table))
@@ -191,16 +191,19 @@ def widen(
     if won is not None:
         return (), ()
     for plan, _ in found:
-        if kinds.count("table") >= WIDE_TABLES:
+        if len(more) >= WIDE_TABLES:
             break
-        if signature(fair._after(here, plan[:-1])) not in signatures:
-            add(plan, "table")
+        table = fair._after(here, plan[:-1])
+        if signature(table) not in signatures:
+            add(plan, "table", table)
     for weights in ALTERNATIVES:
         with mock.patch.dict(fair.WEIGHTS, weights):
             _, best, _ = fair._core_stage(here, budget, 1)
         if best:
-            add(best[0][0], "weights " + ",".join(f"{k}={v}" for k, v in weights.items()))
-    add((DEAL,), "deal")
+            plan = best[0][0]
+            name = "weights " + ",".join(f"{k}={v}" for k, v in weights.items())
+            add(plan, name, fair._after(here, plan[:-1]))
+    add((DEAL,), "deal", here)
     return tuple(more), tuple(kinds)
 
 

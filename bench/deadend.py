@@ -36,12 +36,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--results", default="docs/data/survey.sqlite3")
     args = parser.parse_args()
-    shipped = Player.fair().settings()
     with ResultStore(args.results) as store:
         rows = sorted(
             (play.deal, play.moves)
-            for play in store.plays(args.variant, "fair")
-            if play.settings == shipped and play.result != "won"
+            for play in store.plays(args.variant, "fair", Player.fair().settings())
+            if play.result != "won"
         )
     if args.games:
         rows = rows[: args.games]

@@ -27,6 +27,7 @@ import statistics
 from collections import Counter, deque
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import NamedTuple
 
 from milligan.game import Game
 from milligan.moves import DEAL, Move, MoveKind
@@ -88,9 +89,18 @@ def stages(start: Position, moves: Sequence[Move]) -> list[tuple[int, bool]]:
     return out
 
 
-Row = tuple[
-    int, str, int, list[int], str, int, list[int], list[tuple[int, bool]], list[tuple[int, bool]]
-]
+class Row(NamedTuple):
+    """One deal, as ``study`` finds it."""
+
+    deal: int
+    result: str  # the fair game's
+    fair_reprieves: int
+    fair_breaks: list[int]  # before each deal
+    verdict: str  # the solver's
+    solver_reprieves: int
+    solver_breaks: list[int]
+    fair_stages: list[tuple[int, bool]]  # per deal: empty columns, a reprieve in reach after it
+    solver_stages: list[tuple[int, bool]]
 
 
 def study(job: tuple[str, int, int, tuple[tuple[str, ...], str] | None, bool]) -> Row:
@@ -111,7 +121,7 @@ def study(job: tuple[str, int, int, tuple[tuple[str, ...], str] | None, bool]) -
     solver_reprieves, solver_breaks = profile(start, line) if verdict == "won" else (0, [])
     fair_stages = stages(start, game.moves) if staged else []
     solver_stages = stages(start, line) if staged and verdict == "won" else []
-    return (
+    return Row(
         deal,
         result,
         fair_reprieves,
@@ -138,12 +148,12 @@ def main() -> None:
     deals = parse_deals(args.deals)
     played: dict[int, tuple[tuple[str, ...], str]] = {}
     if args.results:
-        shipped = Player.fair().settings()
+        wanted = set(deals)
         with ResultStore(args.results) as store:
             played = {
                 play.deal: (tuple(play.moves), play.result)
-                for play in store.plays(args.variant, "fair")
-                if play.settings == shipped and play.deal in set(deals)
+                for play in store.plays(args.variant, "fair", Player.fair().settings())
+                if play.deal in wanted
             }
         deals = [deal for deal in deals if deal in played]
     jobs = [
@@ -156,16 +166,20 @@ def main() -> None:
         "| breaks before each deal |"
     )
     print("|---:|---|---:|---|---|---:|---|")
-    for deal, result, f_rep, f_breaks, verdict, s_rep, s_breaks, _, _ in rows:
-        solver = f"{s_rep} | {' '.join(map(str, s_breaks))}" if verdict == "won" else "|"
+    for row in rows:
+        solver = (
+            f"{row.solver_reprieves} | {' '.join(map(str, row.solver_breaks))}"
+            if row.verdict == "won"
+            else "|"
+        )
         print(
-            f"| {deal} | {result} | {f_rep} | {' '.join(map(str, f_breaks))} "
-            f"| {verdict} | {solver} |"
+            f"| {row.deal} | {row.result} | {row.fair_reprieves} "
+            f"| {' '.join(map(str, row.fair_breaks))} | {row.verdict} | {solver} |"
         )
     groups = {
-        "fair player, won": [row[2] for row in rows if row[1] == "won"],
-        "fair player, not won": [row[2] for row in rows if row[1] != "won"],
-        "solver, won": [row[5] for row in rows if row[4] == "won"],
+        "fair player, won": [row.fair_reprieves for row in rows if row.result == "won"],
+        "fair player, not won": [row.fair_reprieves for row in rows if row.result != "won"],
+        "solver, won": [row.solver_reprieves for row in rows if row.verdict == "won"],
     }
     for name, counts in groups.items():
         if counts:
@@ -180,8 +194,8 @@ def main() -> None:
         )
         print("|---|---:|---:|---:|---:|---:|")
         lines = {
-            "fair player": [stage for row in rows for stage in row[7]],
-            "solver, won": [stage for row in rows for stage in row[8]],
+            "fair player": [stage for row in rows for stage in row.fair_stages],
+            "solver, won": [stage for row in rows for stage in row.solver_stages],
         }
         for name, deals_made in lines.items():
             made: Counter[int] = Counter()

@@ -95,12 +95,11 @@ def main() -> None:
     parser.add_argument("--each", action="store_true", help="also print every game's result")
     args = parser.parse_args()
     deals = set(parse_deals(args.deals))
-    shipped = Player.fair().settings()
     with ResultStore(args.results) as store:
         games = sorted(
             (play.deal, play.result, play.moves)
-            for play in store.plays(args.variant, "fair")
-            if play.settings == shipped and play.deal in deals
+            for play in store.plays(args.variant, "fair", Player.fair().settings())
+            if play.deal in deals
         )
     if not games:
         raise SystemExit(f"{args.results} has no shipped game of {args.variant} {args.deals}")

@@ -64,12 +64,10 @@ def play(job: tuple[str, int, tuple[tuple[str, int | str], ...]]) -> tuple[int, 
 
 def stored(path: str, variant: str, deals: list[int]) -> list[tuple[int, str, float]]:
     """The shipped player's games of ``deals`` from a study, as :func:`play` gives them."""
-    shipped = Player.fair().settings()
     with ResultStore(path) as store:
         rows = {
             play.deal: (play.result, play.cpu_seconds or 0.0)
-            for play in store.plays(variant, "fair")
-            if play.settings == shipped
+            for play in store.plays(variant, "fair", Player.fair().settings())
         }
     missing = [deal for deal in deals if deal not in rows]
     if missing:

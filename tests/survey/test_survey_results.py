@@ -14,9 +14,11 @@ from milligan.survey.report import PlaySummary, charted_runs, collect, markdown,
 from milligan.survey.results import (
     BUNDLED,
     Limits,
+    Play,
     Result,
     ResultStore,
     pending_deals,
+    pending_plays,
     winnable_deals,
 )
 from milligan.survey.runner import Player, SurveyError, parse_deals
@@ -452,3 +454,21 @@ def test_the_skill_chart_shows_the_shipped_player_else_the_largest_run() -> None
     larger = run("fair", "16 samples", 9000)
     assert charted_runs([larger, default], "classic") == {"fair": default}
     assert charted_runs([larger, stronger], "classic") == {"fair": larger}
+
+
+def test_plays_can_be_asked_for_one_players_settings(tmp_path: Path) -> None:
+    def play(deal: int, settings: str, variant: str = "classic") -> Play:
+        return Play(variant, deal, "fair", settings, "won", (), 104, 12, 1000, 1.0)
+
+    small, large = '{"samples":2}', '{"samples":16}'
+    with ResultStore(tmp_path / "r.sqlite3") as store:
+        for one in (play(1, small), play(2, large), play(1, large), play(1, large, "spanish")):
+            store.add_play(one)
+        assert [(p.deal, p.settings) for p in store.plays("classic", "fair", large)] == [
+            (2, large),
+            (1, large),
+        ]
+        assert [p.deal for p in store.plays("classic", "fair", small)] == [1]
+        assert len(store.plays("classic", "fair")) == 3
+        assert store.plays("classic", "greedy", large) == []
+        assert pending_plays(store, "classic", [1, 2, 3], "fair", small) == ([2, 3], 1)

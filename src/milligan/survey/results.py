@@ -328,9 +328,11 @@ class ResultStore:
                 ),
             )
 
-    def plays(self, variant: str | None = None, player: str | None = None) -> list[Play]:
-        """The stored games, optionally of one variant and player, the first of each deal
-        and settings only (a rerun never adds a second, but two runs at once might)."""
+    def plays(
+        self, variant: str | None = None, player: str | None = None, settings: str | None = None
+    ) -> list[Play]:
+        """The stored games, optionally of one variant, player and settings, the first of
+        each deal and settings only (a rerun never adds a second, but two runs at once might)."""
         query = f"SELECT {_PLAY_COLUMNS} FROM plays"
         where: list[str] = []
         params: list[str] = []
@@ -340,6 +342,9 @@ class ResultStore:
         if player is not None:
             where.append("player = ?")
             params.append(player)
+        if settings is not None:
+            where.append("settings = ?")
+            params.append(settings)
         if where:
             query += " WHERE " + " AND ".join(where)
         out: dict[tuple[str, int, str, str], Play] = {}
@@ -450,7 +455,7 @@ def pending_plays(
     store: ResultStore, variant: str, deals: Iterable[int], player: str, settings: str
 ) -> tuple[list[int], int]:
     """The deals ``player`` with ``settings`` has not played yet, and how many it has."""
-    done = {play.deal for play in store.plays(variant, player) if play.settings == settings}
+    done = {play.deal for play in store.plays(variant, player, settings)}
     deals = list(deals)
     todo = [deal for deal in deals if deal not in done]
     return todo, len(deals) - len(todo)
