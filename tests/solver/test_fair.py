@@ -392,3 +392,39 @@ def test_twins_get_the_same_hint_when_the_solver_proposes_candidates(
     assert one.position != two.position
     assert hint(one, **budget) == hint(two, **budget)  # type: ignore[arg-type]
     assert len(proposed) == 2 and proposed[0] > 0 and proposed[0] == proposed[1]
+
+
+def test_with_cards_face_down_the_solver_proposes_lines_cut_at_the_first_news(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``improved`` with cards still face down (HIDDEN_SOLVES): each plan the
+    solver proposes is legal from the table the player sees, shows nothing new
+    before its last move, which deals or turns up a card, and differs from
+    every other candidate."""
+    compiled = pytest.importorskip("milligan.solver.compiled")
+    if not compiled.AVAILABLE:
+        pytest.skip("the compiled core is not built")
+    monkeypatch.setattr(fair, "HIDDEN_SOLVES", True)
+    game = Game.new("improved", 7)
+    while len(game.position.stock) > game.variant.columns:
+        view, history = game.position.observe(), observations(game)[:-1]
+        for move in decide(view, history, seed=len(game.moves), **SMALL).moves:  # type: ignore[arg-type]
+            game.play(move)
+    view = game.position.observe()
+    assert fair._hidden(view)
+    rng = random.Random(5)
+    worlds = [sample_position(view, rng) for _ in range(fair.SOLVES)]
+    plans = fair._candidates(worlds, {view}, 20_000)
+    found, spent = fair._solved_candidates(worlds, {view}, plans, 60_000)
+    assert found and spent > 0
+    ends = [fair._end(game.position, moves) for moves, _ in plans + found]
+    assert len(set(ends)) == len(ends)
+    for moves, score in found:
+        after = game.position
+        for index, move in enumerate(moves):
+            assert move in after.legal_moves()
+            before, after = after, after.apply(move)
+            news = move == Move.parse("D") or sum(after.face_down) < sum(before.face_down)
+            assert news == (index == len(moves) - 1)
+        # scored in the first sample: the depth of a needed card may be a face-down one's
+        assert score == fair._score(fair._after(worlds[0], moves[:-1]))

@@ -258,7 +258,7 @@ def decide(
     if chosen is None:
         return _fallback(here, seen, samples, spent)
     moves, score = plans[chosen]
-    chance_budget = _budgets(max_positions, not _hidden(view))[2]
+    chance_budget = _budgets(max_positions, _solves(_hidden(view)))[2]
     wins = 0
     for world in after:
         won, positions = _wins_from(world, max(500, chance_budget // samples))
@@ -279,7 +279,7 @@ def _choose(
     returned for the win chance, which would otherwise play the plan again.
     """
     hidden = _hidden(worlds[0].observe())
-    solve_each, stage_budget, _, look_budget = _budgets(max_positions, not hidden)
+    solve_each, stage_budget, _, look_budget = _budgets(max_positions, _solves(hidden))
     plans = _candidates(worlds, seen, stage_budget)
     if not plans:
         return plans, None, stage_budget, []
@@ -317,12 +317,23 @@ WIN_VALUE = 1e6
 SOLVES = 6
 SOLVE_SHARE = 0.45
 SOLVE_FLOOR = 50_000
+#: Whether the solves also run while a card is face down (``improved``); their
+#: lines are then cut at the first move that shows something new.  Measured
+#: on improved deals 1-200: 39 won against 38, at 1.7 times the CPU time, so
+#: off (docs/SOLVER.md, "What was tried and not kept").
+HIDDEN_SOLVES = False
+
+
+def _solves(hidden: bool) -> bool:
+    """Whether a decision asks the solver for candidates (``hidden``: a card is face down)."""
+    return HIDDEN_SOLVES or not hidden
 
 
 def _budgets(max_positions: int, solves: bool = True) -> tuple[int, int, int, int]:
     """(positions for each solve, the stage search, the win chance, the look-ahead).
 
-    Without ``solves`` (something is face down) the solves' share goes to the rest.
+    Without ``solves`` (something is face down; see HIDDEN_SOLVES) the solves'
+    share goes to the rest.
     """
     each = int(max_positions * SOLVE_SHARE) // SOLVES if SOLVES > 0 and solves else 0
     if each < SOLVE_FLOOR:
@@ -347,27 +358,52 @@ def _solved_candidates(
     the table they reach is a candidate unless it is one already or the line
     leads back to a position the player has seen.  Which table to deal from
     is still chosen by the look-ahead, which sees no card beyond the next
-    row: the solver only proposes.
+    row: the solver only proposes.  With a card face down (HIDDEN_SOLVES),
+    the line is cut instead at its first move that shows something new, a
+    deal or a card turned up, and the plan is the line up to that move.
     """
     here = worlds[0]
-    tables = {_after(here, moves[:-1]).observe() for moves, _ in plans}
+    hidden = _hidden(here.observe())
+    tables = {_end(here, moves) for moves, _ in plans}
     found: list[tuple[tuple[Move, ...], float]] = []
     spent = 0
     for world in worlds[:SOLVES]:
         verdict, line, positions = _search(world, budget)
         spent += positions
-        deal = next((i for i, move in enumerate(line) if move.kind is MoveKind.DEAL), None)
-        if verdict != "won" or deal is None:
+        if verdict != "won":
             continue
-        body = _shorten(here, line[:deal])  # it never comes back to ``here``
+        if hidden:
+            # with a card face down, the line is cut at the first card it turns up
+            line = _until_news(world, line)
+            news = len(line) - 1
+            if news < 0 or (line[news].kind is not MoveKind.DEAL and not _shows(world, line)):
+                continue
+        else:
+            deal = next((i for i, move in enumerate(line) if move.kind is MoveKind.DEAL), None)
+            if deal is None:
+                continue
+            news = deal
+        body = _shorten(here, line[:news])  # it never comes back to ``here``
         if _visits(here, body, seen):
             continue
-        end = _after(here, body)
-        if end.observe() in tables:
+        plan = body + (line[news],)
+        key = _end(here, plan)
+        if key in tables:
             continue
-        tables.add(end.observe())
-        found.append((body + (line[deal],), _score(end)))
+        tables.add(key)
+        found.append((plan, _score(_after(here, body))))
     return found, spent
+
+
+def _end(here: Position, plan: Sequence[Move]) -> tuple[Observation, Move]:
+    """What tells two plans apart: the table before their last move, and that move."""
+    return _after(here, plan[:-1]).observe(), plan[-1]
+
+
+def _shows(world: Position, line: Sequence[Move]) -> bool:
+    """Whether the last of ``line`` turns up a face-down card in ``world``."""
+    before = _after(world, line[:-1])
+    return _hidden_count(before.apply(line[-1])) < _hidden_count(before)
 
 
 def _after(world: Position, moves: Sequence[Move]) -> Position:
