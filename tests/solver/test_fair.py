@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -428,3 +429,32 @@ def test_with_cards_face_down_the_solver_proposes_lines_cut_at_the_first_news(
             assert news == (index == len(moves) - 1)
         # scored in the first sample: the depth of a needed card may be a face-down one's
         assert score == fair._score(fair._after(worlds[0], moves[:-1]))
+
+
+def test_with_solve_apart_the_solves_take_samples_of_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SOLVE_APART: the solver proposes from samples drawn after the shared
+    ones, so a table it proposes is not judged on the stock it was found for;
+    the samples still come from what the player sees alone."""
+    monkeypatch.setattr(fair, "SOLVE_APART", True)
+    given: list[Sequence[Position]] = []
+    real = fair._solved_candidates
+
+    def spy(worlds: Sequence[Position], *args: Any) -> tuple[list[Any], int]:
+        given.append(worlds)
+        return real(worlds, *args)
+
+    monkeypatch.setattr(fair, "_solved_candidates", spy)
+    game = Game.new("classic", 2)
+    budget = {"samples": 8, "max_positions": 700_000}
+    assert fair._budgets(budget["max_positions"])[0] >= fair.SOLVE_FLOOR
+    view = game.position.observe()
+    advice = hint(view, seed=3, **budget)  # type: ignore[arg-type]
+    assert advice.move in game.legal_moves()
+    rng = random.Random(3)
+    shared = [sample_position(view, rng) for _ in range(budget["samples"])]
+    own = [sample_position(view, rng) for _ in range(fair.SOLVES)]
+    assert len(given) == 1 and list(given[0]) == own
+    assert not set(own) & set(shared)
+    assert all(world.observe() == view for world in own)
