@@ -121,9 +121,12 @@ def probe(job: tuple[str, int, Sequence[int], int, int, int, bool]) -> list[Deci
         return decide(view, history, **kw)
 
     def recording_choose(
-        worlds: Sequence[Position], seen: set[Observation], budget: int
+        worlds: Sequence[Position],
+        seen: set[Observation],
+        budget: int,
+        proposers: Sequence[Position] | None = None,
     ) -> tuple[list[tuple[tuple[Move, ...], float]], int | None, int, list[Position]]:
-        plans, chosen, spent, after = choose(worlds, seen, budget)
+        plans, chosen, spent, after = choose(worlds, seen, budget, proposers)
         calls[-1][2].append((tuple(moves for moves, _ in plans), chosen))
         return plans, chosen, spent, after
 

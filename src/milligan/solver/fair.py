@@ -254,12 +254,11 @@ def decide(
     seen = {old for old in history if old.stock == view.stock} | {view}
     if _in_endgame(view):
         return _endgame(here, seen, samples, max_positions)
-    if SOLVE_APART:
-        # samples of their own for the solves, drawn after the shared ones
-        proposers = [sample_position(view, rng) for _ in range(min(SOLVES, samples))]
-        plans, chosen, spent, after = _choose(worlds, seen, max_positions, proposers)
-    else:
-        plans, chosen, spent, after = _choose(worlds, seen, max_positions)
+    # with SOLVE_APART, samples of their own for the solves, drawn after the shared ones
+    proposers = (
+        [sample_position(view, rng) for _ in range(min(SOLVES, samples))] if SOLVE_APART else None
+    )
+    plans, chosen, spent, after = _choose(worlds, seen, max_positions, proposers)
     if chosen is None:
         return _fallback(here, seen, samples, spent)
     moves, score = plans[chosen]
@@ -378,47 +377,30 @@ def _solved_candidates(
     deal or a card turned up, and the plan is the line up to that move.
     """
     here = worlds[0]
-    hidden = _hidden(here.observe())
     tables = {_end(here, moves) for moves, _ in plans}
     found: list[tuple[tuple[Move, ...], float]] = []
     spent = 0
     for world in worlds[:SOLVES]:
         verdict, line, positions = _search(world, budget)
         spent += positions
-        if verdict != "won":
+        news = _first_news(world, line) if verdict == "won" else None
+        if news is None:
             continue
-        if hidden:
-            # with a card face down, the line is cut at the first card it turns up
-            line = _until_news(world, line)
-            news = len(line) - 1
-            if news < 0 or (line[news].kind is not MoveKind.DEAL and not _shows(world, line)):
-                continue
-        else:
-            deal = next((i for i, move in enumerate(line) if move.kind is MoveKind.DEAL), None)
-            if deal is None:
-                continue
-            news = deal
         body = _shorten(here, line[:news])  # it never comes back to ``here``
         if _visits(here, body, seen):
             continue
-        plan = body + (line[news],)
-        key = _end(here, plan)
+        end = _after(here, body)
+        key = (end.observe(), line[news])
         if key in tables:
             continue
         tables.add(key)
-        found.append((plan, _score(_after(here, body))))
+        found.append((body + (line[news],), _score(end)))
     return found, spent
 
 
 def _end(here: Position, plan: Sequence[Move]) -> tuple[Observation, Move]:
     """What tells two plans apart: the table before their last move, and that move."""
     return _after(here, plan[:-1]).observe(), plan[-1]
-
-
-def _shows(world: Position, line: Sequence[Move]) -> bool:
-    """Whether the last of ``line`` turns up a face-down card in ``world``."""
-    before = _after(world, line[:-1])
-    return _hidden_count(before.apply(line[-1])) < _hidden_count(before)
 
 
 def _after(world: Position, moves: Sequence[Move]) -> Position:
@@ -536,9 +518,7 @@ def _candidates(
     found: dict[tuple[Move, ...], float] = {}
     for world in sources:
         for moves, score in _stage(world, seen, share):
-            # with nothing face down, the only news is the line's closing deal
-            plain = not hidden and DEAL not in moves[:-1]
-            line = tuple(moves) if plain else _until_news(world, moves)
+            line = _until_news(world, moves)
             if line and line not in found:
                 found[line] = score
     ranked = sorted(found.items(), key=lambda item: (-item[1], len(item[0])))
@@ -626,15 +606,25 @@ def _key(view: Observation, world: Position) -> tuple[int, int]:
 
 def _until_news(world: Position, moves: Sequence[Move]) -> tuple[Move, ...]:
     """``moves`` up to and including the first that shows the player something new."""
+    news = _first_news(world, moves)
+    return tuple(moves if news is None else moves[: news + 1])
+
+
+def _first_news(world: Position, moves: Sequence[Move]) -> int | None:
+    """The index of the first of ``moves`` (from ``world``) that shows something new, if any.
+
+    That is a deal, or a move that turns up a face-down card.  With nothing
+    face down only a deal can, so the line is not played.
+    """
+    if not _hidden_count(world):
+        return next((i for i, move in enumerate(moves) if move.kind is MoveKind.DEAL), None)
     position = world
-    out: list[Move] = []
-    for move in moves:
+    for index, move in enumerate(moves):
         hidden = _hidden_count(position)
         position = position.apply(move)
-        out.append(move)
         if move.kind is MoveKind.DEAL or _hidden_count(position) < hidden:
-            break
-    return tuple(out)
+            return index
+    return None
 
 
 def _hidden_count(position: Position) -> int:
