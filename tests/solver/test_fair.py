@@ -346,7 +346,7 @@ def test_the_solver_proposes_legal_new_tables_only_from_budgets_that_allow_it() 
     rng = random.Random(5)
     worlds = [sample_position(view, rng) for _ in range(fair.SOLVES)]
     plans = fair._candidates(worlds, {view}, 20_000)
-    found, spent = fair._solved_candidates(worlds, {view}, plans, 60_000)
+    found, spent = fair._solved_candidates(worlds[0], worlds, {view}, plans, 60_000)
     assert found and spent > 0
     tables = [fair._after(game.position, moves[:-1]) for moves, _ in plans + found]
     assert len({table.observe() for table in tables}) == len(tables)
@@ -416,7 +416,7 @@ def test_with_cards_face_down_the_solver_proposes_lines_cut_at_the_first_news(
     rng = random.Random(5)
     worlds = [sample_position(view, rng) for _ in range(fair.SOLVES)]
     plans = fair._candidates(worlds, {view}, 20_000)
-    found, spent = fair._solved_candidates(worlds, {view}, plans, 60_000)
+    found, spent = fair._solved_candidates(worlds[0], worlds, {view}, plans, 60_000)
     assert spent > 0
     deal = Move.parse("D")
     assert {moves[-1] == deal for moves, _ in found} == {True, False}
@@ -440,12 +440,12 @@ def test_with_solve_apart_the_solves_take_samples_of_their_own(
     ones, so a table it proposes is not judged on the stock it was found for;
     the samples still come from what the player sees alone."""
     monkeypatch.setattr(fair, "SOLVE_APART", True)
-    given: list[Sequence[Position]] = []
+    given: list[tuple[Position, Sequence[Position]]] = []
     real = fair._solved_candidates
 
-    def spy(worlds: Sequence[Position], *args: Any) -> tuple[list[Any], int]:
-        given.append(worlds)
-        return real(worlds, *args)
+    def spy(here: Position, worlds: Sequence[Position], *args: Any) -> tuple[list[Any], int]:
+        given.append((here, worlds))
+        return real(here, worlds, *args)
 
     monkeypatch.setattr(fair, "_solved_candidates", spy)
     game = Game.new("classic", 2)
@@ -457,6 +457,8 @@ def test_with_solve_apart_the_solves_take_samples_of_their_own(
     rng = random.Random(3)
     shared = [sample_position(view, rng) for _ in range(budget["samples"])]
     own = [sample_position(view, rng) for _ in range(fair.SOLVES)]
-    assert len(given) == 1 and list(given[0]) == own
+    assert len(given) == 1 and list(given[0][1]) == own
+    # the plans they propose are scored where every other candidate is
+    assert given[0][0] == shared[0]
     assert not set(own) & set(shared)
     assert all(world.observe() == view for world in own)

@@ -294,7 +294,9 @@ def _choose(
         return plans, None, stage_budget, []
     spent = stage_budget
     if solve_each:
-        solved, positions = _solved_candidates(proposers or worlds, seen, plans, solve_each)
+        solved, positions = _solved_candidates(
+            worlds[0], proposers or worlds, seen, plans, solve_each
+        )
         plans += solved
         spent += positions
     per_look = max(500, look_budget // (len(plans) * len(worlds)))
@@ -359,14 +361,15 @@ def _budgets(max_positions: int, solves: bool = True) -> tuple[int, int, int, in
 
 
 def _solved_candidates(
-    worlds: Sequence[Position],
+    here: Position,
+    proposers: Sequence[Position],
     seen: set[Observation],
     plans: Sequence[tuple[tuple[Move, ...], float]],
     budget: int,
 ) -> tuple[list[tuple[tuple[Move, ...], float]], int]:
     """(more candidate plans, positions): the tables the solver deals from in samples it wins.
 
-    Each of the first SOLVES samples is solved with its whole stock known.
+    Each of the first SOLVES ``proposers`` is solved with its whole stock known.
     When the solver wins it, the moves of its line up to its first deal show
     nothing new (nothing is face down), so they are legal in every sample;
     the table they reach is a candidate unless it is one already or the line
@@ -375,12 +378,14 @@ def _solved_candidates(
     row: the solver only proposes.  With a card face down (HIDDEN_SOLVES),
     the line is cut instead at its first move that shows something new, a
     deal or a card turned up, and the plan is the line up to that move.
+    Each plan is replayed and scored in ``here``, the first of the shared
+    samples, as the stage search's candidates are, whichever samples
+    proposed it.
     """
-    here = worlds[0]
     tables = {_end(here, moves) for moves, _ in plans}
     found: list[tuple[tuple[Move, ...], float]] = []
     spent = 0
-    for world in worlds[:SOLVES]:
+    for world in proposers[:SOLVES]:
         verdict, line, positions = _search(world, budget)
         spent += positions
         news = _first_news(world, line) if verdict == "won" else None
