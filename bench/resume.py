@@ -45,6 +45,20 @@ def parse_setting(text: str) -> tuple[str, object]:
         raise argparse.ArgumentTypeError(f"{name}: {value!r} is not a literal") from error
 
 
+def shipped_games(results: str, variant: str, deals: str) -> list[tuple[int, str, tuple[str, ...]]]:
+    """(deal, result, moves) of the shipped player's committed games of ``deals`` (sorted)."""
+    wanted = set(parse_deals(deals))
+    with ResultStore(results) as store:
+        games = sorted(
+            (play.deal, play.result, play.moves)
+            for play in store.plays(variant, "fair", Player.fair().settings())
+            if play.deal in wanted
+        )
+    if not games:
+        raise SystemExit(f"{results} has no shipped game of {variant} {deals}")
+    return games
+
+
 def resume(
     job: tuple[str, int, tuple[str, ...], int, dict[str, object], int, bool],
 ) -> tuple[int, str, float]:
@@ -94,15 +108,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--each", action="store_true", help="also print every game's result")
     args = parser.parse_args()
-    deals = set(parse_deals(args.deals))
-    with ResultStore(args.results) as store:
-        games = sorted(
-            (play.deal, play.result, play.moves)
-            for play in store.plays(args.variant, "fair", Player.fair().settings())
-            if play.deal in deals
-        )
-    if not games:
-        raise SystemExit(f"{args.results} has no shipped game of {args.variant} {args.deals}")
+    games = shipped_games(args.results, args.variant, args.deals)
     settings = dict(args.set)
     jobs = [
         (args.variant, deal, moves, args.rows, settings, args.max_positions, args.deal_at_once)

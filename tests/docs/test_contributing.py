@@ -33,6 +33,11 @@ def test_the_commands_match_test_sh() -> None:
         assert f"bench/{name}.py" in TEXT and (ROOT / "bench" / f"{name}.py").exists()
 
 
+def test_every_bench_script_is_listed() -> None:
+    for script in sorted((ROOT / "bench").glob("*.py")):
+        assert f"`python3 bench/{script.name}`" in TEXT, script.name
+
+
 def test_no_reference_outside_the_repository() -> None:
     for needle in ("../shared", "shared/RULES", "STYLE.md"):
         assert needle not in TEXT

@@ -1,0 +1,161 @@
+"""How far to trust a hint's win chance: the chances shown in the study's games, and the results.
+
+    python3 bench/calibration.py --deals 1-200 --workers 2
+    python3 bench/calibration.py --variant strict --deals 1-200 --rows 11,8,5,2
+    python3 bench/calibration.py --deals 1-200 --max-positions 2000000   # the browser's budget
+
+A hint reports the share of its sampled deals that the complete-knowledge
+solver wins after the hinted plan, each sample solved as if its stock were
+known.  The player who asked will not know the stock, so the figure can
+only be optimistic.  This measures by how much, on the committed games of
+the shipped fair player (the ``plays`` table of ``--results``).
+
+Each game is replayed to the decision made just after the deal that leaves
+each of ``--rows`` rows in the stock (12 in classic: the opening), and that
+decision is made again exactly as the game made it: the same observations,
+seed and budget, so the plan is the one the game went on to play and the
+chance is the one a hint would have shown there.  The game's own result
+says whether the fair player, following those hints, won from there.  The
+table groups the decisions by the chance shown and gives the share of them
+whose game was won, with a Wilson interval; a second table does the same
+by rows left.  With ``--max-positions`` the decision is made at another
+budget (the browser's hints take 2,000,000 positions); its plan may then
+differ from the one the game played, and the result is still the game's,
+so the table says how a hint at that budget would have fared beside a
+player at the shipped one.  The Brier score (the mean squared difference between the
+chance shown and the result, 0 or 1) is given beside the score of a hint
+that always showed the share of games won: lower is better.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from milligan.game import Game
+from milligan.moves import Move, MoveKind
+from milligan.solver import fair
+from milligan.survey.stats import wilson_interval
+
+sys.path.insert(0, str(Path(__file__).parent))
+from resume import shipped_games
+
+#: The groups of the first table: chances shown from ``low`` to ``high`` (in %).
+GROUPS = ((0, 0), (1, 24), (25, 49), (50, 74), (75, 99), (100, 100))
+
+
+def chances(
+    job: tuple[str, int, tuple[str, ...], tuple[int, ...], int, int],
+) -> list[tuple[int, int, int, bool]]:
+    """[(rows left, samples won, samples, same plan)] at a game's decisions just after deals.
+
+    ``same plan`` says whether the decision, made again, chose the moves the
+    game went on to play: at the shipped budget it always should, which
+    checks that the replay is exact.
+    """
+    variant, deal, moves, rows, positions, samples = job
+    game = Game.new(variant, deal)
+    width = game.position.variant.columns
+    history = [game.position.observe()]
+    found: list[tuple[int, int, int, bool]] = []
+    texts = list(moves)
+    for index in range(len(texts) + 1):
+        left = math.ceil(len(game.position.stock) / width)
+        after_deal = index == 0 or game.moves[-1].kind is MoveKind.DEAL
+        if after_deal and left in rows and history[-1].stock > 0:
+            plan = fair.decide(
+                history[-1],
+                history[:-1],
+                samples=samples,
+                seed=len(game.moves),
+                max_positions=positions,
+            )
+            played = tuple(texts[index : index + len(plan.moves)])
+            same = played == tuple(str(move) for move in plan.moves)
+            found.append((left, plan.wins, plan.samples, same))
+        if index == len(texts):
+            break
+        game.play(Move.parse(texts[index]))
+        history.append(game.position.observe())
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--deals", default="1-100", help="deal numbers, e.g. 1-200 or 3,7,10-12")
+    parser.add_argument(
+        "--rows", default="12,11,8,5,2", help="rows left in the stock at the decisions measured"
+    )
+    parser.add_argument(
+        "--max-positions",
+        type=int,
+        default=fair.DEFAULT_POSITIONS,
+        help="the budget of each decision made again (default: the shipped one)",
+    )
+    parser.add_argument("--results", default="docs/data/survey.sqlite3")
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    rows = tuple(int(text) for text in args.rows.split(","))
+    games = shipped_games(args.results, args.variant, args.deals)
+    jobs = [
+        (args.variant, deal, moves, rows, args.max_positions, fair.DEFAULT_SAMPLES)
+        for deal, _, moves in games
+    ]
+    with ProcessPoolExecutor(args.workers) as pool:
+        measured = list(pool.map(chances, jobs, chunksize=1))
+    by_group: dict[tuple[int, int], list[tuple[float, bool]]] = defaultdict(list)
+    by_rows: dict[int, list[tuple[float, bool]]] = defaultdict(list)
+    for (_, result, _), found in zip(games, measured, strict=True):
+        for left, wins, samples, _ in found:
+            shown = wins / samples
+            percent = round(100 * shown)
+            group = next(g for g in GROUPS if g[0] <= percent <= g[1])
+            by_group[group].append((shown, result == "won"))
+            by_rows[left].append((shown, result == "won"))
+    decisions = sum(len(found) for found in measured)
+    same = sum(1 for found in measured for *_, alike in found if alike)
+    print(
+        f"{args.variant}, {len(games)} games of deals {args.deals}, "
+        f"{decisions} decisions at {args.rows} rows left, {args.max_positions:,} positions each "
+        f"({same} made again with the plan the game played)"
+    )
+    print("| chance shown | decisions | mean shown | games won from there | Wilson 95% | Brier |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for group in GROUPS:
+        label = f"{group[0]}–{group[1]}%" if group[0] != group[1] else f"{group[0]}%"
+        _print(label, by_group[group])
+    pairs = [pair for group in GROUPS for pair in by_group[group]]
+    share = sum(1 for _, result in pairs if result) / len(pairs)
+    brier = sum((shown - result) ** 2 for shown, result in pairs) / len(pairs)
+    print(
+        f"Brier score {brier:.3f}; always showing the share of games won "
+        f"({100 * share:.0f}%) would score {share * (1 - share):.3f}"
+    )
+    print()
+    print("| rows left | decisions | mean shown | games won from there | Wilson 95% | Brier |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for left in sorted(by_rows, reverse=True):
+        _print(str(left), by_rows[left])
+
+
+def _print(label: str, rows: list[tuple[float, bool]]) -> None:
+    if not rows:
+        print(f"| {label} | 0 | | | | |")
+        return
+    won = sum(1 for _, result in rows if result)
+    low, high = wilson_interval(won, len(rows))
+    mean = sum(shown for shown, _ in rows) / len(rows)
+    brier = sum((shown - result) ** 2 for shown, result in rows) / len(rows)
+    print(
+        f"| {label} | {len(rows)} | {100 * mean:.0f}% | {won} ({100 * won / len(rows):.0f}%) "
+        f"| {100 * low:.0f}–{100 * high:.0f}% | {brier:.3f} |"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""``bench/calibration.py`` makes each decision again exactly as the game made it."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from milligan.game import Game
+from milligan.solver import fair
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def load_calibration() -> ModuleType:
+    sys.path.insert(0, str(BENCH))  # it imports its neighbour resume.py
+    try:
+        spec = importlib.util.spec_from_file_location("bench_calibration", BENCH / "calibration.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCH))
+    return module
+
+
+def test_every_decision_after_a_deal_is_made_again_with_the_plan_the_game_played() -> None:
+    calibration = load_calibration()
+    game = Game.new("classic", 3)
+    ended = fair.autoplay(game, samples=4, max_positions=30_000)
+    moves = tuple(str(move) for move in game.moves)
+    rows = tuple(range(13))
+    found = calibration.chances(("classic", 3, moves, rows, 30_000, 4))
+    deals = sum(1 for text in moves if text == "D")
+    assert ended.decisions >= len(found) > 0
+    # the opening, and every deal that left a row in the stock
+    assert len(found) == 1 + min(deals, 11)
+    assert [left for left, *_ in found] == sorted((left for left, *_ in found), reverse=True)
+    assert all(same for *_, same in found)
+    assert all(0 <= wins <= samples == 4 for _, wins, samples, _ in found)
