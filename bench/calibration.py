@@ -6,9 +6,11 @@
 
 A hint reports the share of its sampled deals that the complete-knowledge
 solver wins after the hinted plan, each sample solved as if its stock were
-known.  The player who asked will not know the stock, so the figure can
-only be optimistic.  This measures by how much, on the committed games of
-the shipped fair player (the ``plays`` table of ``--results``).
+known.  The player who asked will not know the stock, which makes the
+figure lean optimistic; a solve that runs out of positions counts as not
+won, which makes it lean the other way.  This measures where it ends up,
+on the committed games of the shipped fair player (the ``plays`` table of
+``--results``).
 
 Each game is replayed to the decision made just after the deal that leaves
 each of ``--rows`` rows in the stock (12 in classic: the opening), and that
@@ -22,9 +24,10 @@ by rows left.  With ``--max-positions`` the decision is made at another
 budget (the browser's hints take 2,000,000 positions); its plan may then
 differ from the one the game played, and the result is still the game's,
 so the table says how a hint at that budget would have fared beside a
-player at the shipped one.  The Brier score (the mean squared difference between the
-chance shown and the result, 0 or 1) is given beside the score of a hint
-that always showed the share of games won: lower is better.
+player at the shipped one.  The Brier score (the mean squared difference
+between the chance shown and the result, 0 or 1) is given beside the
+score of a hint that always showed the share of games won: lower is
+better.
 """
 
 from __future__ import annotations
@@ -89,7 +92,9 @@ def main() -> None:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--deals", default="1-100", help="deal numbers, e.g. 1-200 or 3,7,10-12")
     parser.add_argument(
-        "--rows", default="12,11,8,5,2", help="rows left in the stock at the decisions measured"
+        "--rows",
+        default="12,10,8,6,4,2,1",
+        help="rows left in the stock at the decisions measured (12 in classic: the opening)",
     )
     parser.add_argument(
         "--max-positions",
