@@ -45,7 +45,7 @@ from milligan.solver import fair
 from milligan.survey.stats import wilson_interval
 
 sys.path.insert(0, str(Path(__file__).parent))
-from resume import shipped_games
+from resume import shipped_games, study_arguments
 
 #: The groups of the first table: chances shown from ``low`` to ``high`` (in %).
 GROUPS = ((0, 0), (1, 24), (25, 49), (50, 74), (75, 99), (100, 100))
@@ -69,7 +69,7 @@ def chances(
     for index in range(len(texts) + 1):
         left = math.ceil(len(game.position.stock) / width)
         after_deal = index == 0 or game.moves[-1].kind is MoveKind.DEAL
-        if after_deal and left in rows and history[-1].stock > 0:
+        if after_deal and left in rows and left > 0:  # not the endgame
             plan = fair.decide(
                 history[-1],
                 history[:-1],
@@ -89,21 +89,12 @@ def chances(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", default="classic")
-    parser.add_argument("--deals", default="1-100", help="deal numbers, e.g. 1-200 or 3,7,10-12")
+    study_arguments(parser, "made again")
     parser.add_argument(
         "--rows",
         default="12,10,8,6,4,2,1",
         help="rows left in the stock at the decisions measured (12 in classic: the opening)",
     )
-    parser.add_argument(
-        "--max-positions",
-        type=int,
-        default=fair.DEFAULT_POSITIONS,
-        help="the budget of each decision made again (default: the shipped one)",
-    )
-    parser.add_argument("--results", default="docs/data/survey.sqlite3")
-    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
     rows = tuple(int(text) for text in args.rows.split(","))
     games = shipped_games(args.results, args.variant, args.deals)
@@ -115,13 +106,14 @@ def main() -> None:
         measured = list(pool.map(chances, jobs, chunksize=1))
     by_group: dict[tuple[int, int], list[tuple[float, bool]]] = defaultdict(list)
     by_rows: dict[int, list[tuple[float, bool]]] = defaultdict(list)
+    pairs: list[tuple[float, bool]] = []
     for (_, result, _), found in zip(games, measured, strict=True):
         for left, wins, samples, _ in found:
-            shown = wins / samples
-            percent = round(100 * shown)
-            group = next(g for g in GROUPS if g[0] <= percent <= g[1])
-            by_group[group].append((shown, result == "won"))
-            by_rows[left].append((shown, result == "won"))
+            pair = (wins / samples, result == "won")
+            percent = round(100 * pair[0])
+            by_group[next(g for g in GROUPS if g[0] <= percent <= g[1])].append(pair)
+            by_rows[left].append(pair)
+            pairs.append(pair)
     decisions = sum(len(found) for found in measured)
     same = sum(1 for found in measured for *_, alike in found if alike)
     print(
@@ -134,7 +126,6 @@ def main() -> None:
     for group in GROUPS:
         label = f"{group[0]}–{group[1]}%" if group[0] != group[1] else f"{group[0]}%"
         _print(label, by_group[group])
-    pairs = [pair for group in GROUPS for pair in by_group[group]]
     share = sum(1 for _, result in pairs if result) / len(pairs)
     brier = sum((shown - result) ** 2 for shown, result in pairs) / len(pairs)
     print(

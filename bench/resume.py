@@ -45,6 +45,25 @@ def parse_setting(text: str) -> tuple[str, object]:
         raise argparse.ArgumentTypeError(f"{name}: {value!r} is not a literal") from error
 
 
+def study_arguments(parser: argparse.ArgumentParser, decisions: str) -> None:
+    """The arguments shared by the scripts that replay the study's games.
+
+    ``--variant``, ``--deals``, ``--max-positions`` (the budget of each
+    decision that is ``decisions``, e.g. "played on"), ``--results`` and
+    ``--workers``; the games are then :func:`shipped_games`.
+    """
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--deals", default="1-100", help="deal numbers, e.g. 1-100 or 3,7,10-12")
+    parser.add_argument(
+        "--max-positions",
+        type=int,
+        default=fair.DEFAULT_POSITIONS,
+        help=f"the budget of each decision {decisions} (default: the shipped one)",
+    )
+    parser.add_argument("--results", default="docs/data/survey.sqlite3")
+    parser.add_argument("--workers", type=int, default=1)
+
+
 def shipped_games(results: str, variant: str, deals: str) -> list[tuple[int, str, tuple[str, ...]]]:
     """(deal, result, moves) of the shipped player's committed games of ``deals`` (sorted)."""
     wanted = set(parse_deals(deals))
@@ -82,8 +101,7 @@ def resume(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", default="classic")
-    parser.add_argument("--deals", default="1-100", help="deal numbers, e.g. 1-100 or 3,7,10-12")
+    study_arguments(parser, "played on")
     parser.add_argument("--rows", type=int, default=4, help="rows left when play resumes")
     parser.add_argument(
         "--set",
@@ -94,18 +112,10 @@ def main() -> None:
         help="e.g. CANDIDATES=12",
     )
     parser.add_argument(
-        "--max-positions",
-        type=int,
-        default=fair.DEFAULT_POSITIONS,
-        help="the budget of each decision played on (default: the shipped one)",
-    )
-    parser.add_argument(
         "--deal-at-once",
         action="store_true",
         help="skip the stage: deal the next row before any move after the deal at --rows",
     )
-    parser.add_argument("--results", default="docs/data/survey.sqlite3")
-    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--each", action="store_true", help="also print every game's result")
     args = parser.parse_args()
     games = shipped_games(args.results, args.variant, args.deals)
