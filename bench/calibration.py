@@ -27,7 +27,8 @@ so the table says how a hint at that budget would have fared beside a
 player at the shipped one.  The Brier score (the mean squared difference
 between the chance shown and the result, 0 or 1) is given beside the
 score of a hint that always showed the share of games won: lower is
-better.
+better.  The last column is the share of the decisions' samples whose
+solve ran out of positions, which count as not won.
 """
 
 from __future__ import annotations
@@ -49,12 +50,20 @@ from resume import shipped_games, study_arguments
 
 #: The groups of the first table: chances shown from ``low`` to ``high`` (in %).
 GROUPS = ((0, 0), (1, 24), (25, 49), (50, 74), (75, 99), (100, 100))
+COLUMNS = (
+    "decisions | mean shown | games won from there | Wilson 95% | Brier | samples unsettled |"
+)
+#: A decision: (the chance shown, whether the game was won, the share of its
+#: samples whose solve ran out of positions).
+Decision = tuple[float, bool, float]
 
 
 def chances(
     job: tuple[str, int, tuple[str, ...], tuple[int, ...], int, int],
-) -> list[tuple[int, int, int, bool]]:
-    """[(rows left, samples won, samples, same plan)] at a game's decisions just after deals.
+) -> list[tuple[int, int, int, int, bool]]:
+    """[(rows left, samples won, unsettled, samples, same plan)] at a game's decisions after deals.
+
+    ``unsettled`` counts the samples whose solve ran out of positions.
 
     ``same plan`` says whether the decision, made again, chose the moves the
     game went on to play: at the shipped budget it always should, which
@@ -64,7 +73,7 @@ def chances(
     game = Game.new(variant, deal)
     width = game.position.variant.columns
     history = [game.position.observe()]
-    found: list[tuple[int, int, int, bool]] = []
+    found: list[tuple[int, int, int, int, bool]] = []
     texts = list(moves)
     for index in range(len(texts) + 1):
         left = math.ceil(len(game.position.stock) / width)
@@ -79,7 +88,7 @@ def chances(
             )
             played = tuple(texts[index : index + len(plan.moves)])
             same = played == tuple(str(move) for move in plan.moves)
-            found.append((left, plan.wins, plan.samples, same))
+            found.append((left, plan.wins, plan.unsettled, plan.samples, same))
         if index == len(texts):
             break
         game.play(Move.parse(texts[index]))
@@ -104,12 +113,12 @@ def main() -> None:
     ]
     with ProcessPoolExecutor(args.workers) as pool:
         measured = list(pool.map(chances, jobs, chunksize=1))
-    by_group: dict[tuple[int, int], list[tuple[float, bool]]] = defaultdict(list)
-    by_rows: dict[int, list[tuple[float, bool]]] = defaultdict(list)
-    pairs: list[tuple[float, bool]] = []
+    by_group: dict[tuple[int, int], list[Decision]] = defaultdict(list)
+    by_rows: dict[int, list[Decision]] = defaultdict(list)
+    pairs: list[Decision] = []
     for (_, result, _), found in zip(games, measured, strict=True):
-        for left, wins, samples, _ in found:
-            pair = (wins / samples, result == "won")
+        for left, wins, unsettled, samples, _ in found:
+            pair = (wins / samples, result == "won", unsettled / samples)
             percent = round(100 * pair[0])
             by_group[next(g for g in GROUPS if g[0] <= percent <= g[1])].append(pair)
             by_rows[left].append(pair)
@@ -121,35 +130,36 @@ def main() -> None:
         f"{decisions} decisions at {args.rows} rows left, {args.max_positions:,} positions each "
         f"({same} made again with the plan the game played)"
     )
-    print("| chance shown | decisions | mean shown | games won from there | Wilson 95% | Brier |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(f"| chance shown | {COLUMNS}")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for group in GROUPS:
         label = f"{group[0]}–{group[1]}%" if group[0] != group[1] else f"{group[0]}%"
         _print(label, by_group[group])
-    share = sum(1 for _, result in pairs if result) / len(pairs)
-    brier = sum((shown - result) ** 2 for shown, result in pairs) / len(pairs)
+    share = sum(1 for _, result, _ in pairs if result) / len(pairs)
+    brier = sum((shown - result) ** 2 for shown, result, _ in pairs) / len(pairs)
     print(
         f"Brier score {brier:.3f}; always showing the share of games won "
         f"({100 * share:.0f}%) would score {share * (1 - share):.3f}"
     )
     print()
-    print("| rows left | decisions | mean shown | games won from there | Wilson 95% | Brier |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(f"| rows left | {COLUMNS}")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for left in sorted(by_rows, reverse=True):
         _print(str(left), by_rows[left])
 
 
-def _print(label: str, rows: list[tuple[float, bool]]) -> None:
+def _print(label: str, rows: list[Decision]) -> None:
     if not rows:
-        print(f"| {label} | 0 | | | | |")
+        print(f"| {label} | 0 | | | | | |")
         return
-    won = sum(1 for _, result in rows if result)
+    won = sum(1 for _, result, _ in rows if result)
     low, high = wilson_interval(won, len(rows))
-    mean = sum(shown for shown, _ in rows) / len(rows)
-    brier = sum((shown - result) ** 2 for shown, result in rows) / len(rows)
+    mean = sum(shown for shown, _, _ in rows) / len(rows)
+    brier = sum((shown - result) ** 2 for shown, result, _ in rows) / len(rows)
+    unsettled = sum(share for _, _, share in rows) / len(rows)
     print(
         f"| {label} | {len(rows)} | {100 * mean:.0f}% | {won} ({100 * won / len(rows):.0f}%) "
-        f"| {100 * low:.0f}–{100 * high:.0f}% | {brier:.3f} |"
+        f"| {100 * low:.0f}–{100 * high:.0f}% | {brier:.3f} | {100 * unsettled:.0f}% |"
     )
 
 

@@ -129,6 +129,15 @@ def test_no_winning_sample_still_gives_a_move_with_chance_zero() -> None:
     assert plan.wins == 0 or plan.wins <= plan.samples
 
 
+def test_samples_whose_solve_runs_out_are_unsettled_not_lost() -> None:
+    # at the opening no solve of a few hundred positions settles a sample
+    plan = decide(Game.new("classic", 1).position.observe(), samples=2, max_positions=5_000)
+    assert plan.moves and (plan.wins, plan.unsettled) == (0, 2)
+    # a sample counts once: won, lost or unsettled
+    plan = decide(Game.new("spanish", 3).position.observe(), **SMALL)
+    assert plan.wins + plan.unsettled <= plan.samples
+
+
 def test_the_same_arguments_give_the_same_advice() -> None:
     game = Game.new("classic", 11)
     game.play("D")

@@ -89,8 +89,10 @@ class Plan:
 
     ``moves`` end with the first move that shows something new (a deal or a
     face-down card), or with the win, or are the fallback's single move.
-    ``wins`` counts the samples won after the plan; ``score`` is the table
-    heuristic at the plan's end (before its last move shows anything new).
+    ``wins`` counts the samples won after the plan, and ``unsettled`` those
+    whose solve ran out of positions before it found a win or proved there
+    was none (they count as not won); ``score`` is the table heuristic at
+    the plan's end (before its last move shows anything new).
     """
 
     moves: tuple[Move, ...]
@@ -100,6 +102,7 @@ class Plan:
     positions: int
     repeats: bool = False
     lost: bool = False
+    unsettled: int = 0
 
 
 def hint(
@@ -263,13 +266,14 @@ def decide(
         return _fallback(here, seen, samples, spent)
     moves, score = plans[chosen]
     chance_budget = _budgets(max_positions, _solves(_hidden(view)))[2]
-    wins = 0
+    verdicts = []
     for world in after:
-        won, positions = _wins_from(world, max(500, chance_budget // samples))
-        wins += won
+        verdict, positions = _settle(world, max(500, chance_budget // samples))
+        verdicts.append(verdict)
         spent += positions
     moves = _shorten(here, moves[:-1]) + moves[-1:]
-    return Plan(moves, wins, samples, score, spent)
+    wins, unsettled = verdicts.count("won"), verdicts.count("unknown")
+    return Plan(moves, wins, samples, score, spent, unsettled=unsettled)
 
 
 def _choose(
@@ -636,12 +640,15 @@ def _hidden_count(position: Position) -> int:
     return sum(position.face_down)
 
 
-def _wins_from(position: Position, budget: int) -> tuple[int, int]:
-    """(1 if the sample ``position`` is won within ``budget`` positions else 0, positions)."""
+def _settle(position: Position, budget: int) -> tuple[str, int]:
+    """(verdict, positions): the sample ``position`` solved within ``budget`` positions.
+
+    The verdict is ``won``, ``lost`` or ``unknown`` (the budget ran out).
+    """
     if position.is_won():
-        return 1, 0
+        return "won", 0
     verdict, _, positions = _search(position, budget)
-    return (1 if verdict == "won" else 0), positions
+    return verdict, positions
 
 
 def _search(position: Position, budget: int) -> tuple[str, tuple[Move, ...], int]:
