@@ -38,4 +38,8 @@ def test_every_decision_after_a_deal_is_made_again_with_the_plan_the_game_played
     assert len(found) == 1 + min(deals, 11)
     assert [left for left, *_ in found] == sorted((left for left, *_ in found), reverse=True)
     assert all(same for *_, same in found)
-    assert all(0 <= wins <= samples == 4 for _, wins, samples, _ in found)
+    assert all(
+        0 <= wins <= wins + unsettled <= samples == 4 for _, wins, unsettled, samples, _ in found
+    )
+    # at 30,000 positions a decision's solves run out in some samples
+    assert any(unsettled for _, _, unsettled, _, _ in found)
