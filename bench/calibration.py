@@ -39,6 +39,7 @@ import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 from milligan.game import Game
 from milligan.moves import Move, MoveKind
@@ -54,9 +55,15 @@ GROUPS = ((0, 0), (1, 24), (25, 49), (50, 74), (75, 99), (100, 100))
 COLUMNS = (
     "decisions | mean shown | games won from there | Wilson 95% | Brier | samples unsettled |"
 )
-#: A decision: (the chance shown, whether the game was won, the share of its
-#: samples whose solve ran out of positions).
-Decision = tuple[float, bool, float]
+RULE = "|---|" + "---:|" * COLUMNS.count("|")
+
+
+class Decision(NamedTuple):
+    """A decision made again, beside the result of its game."""
+
+    shown: float  # the chance shown
+    won: bool  # whether the game was won
+    unsettled: float  # the share of its samples whose solve ran out of positions
 
 
 def chances(
@@ -119,11 +126,11 @@ def main() -> None:
     pairs: list[Decision] = []
     for (_, result, _), found in zip(games, measured, strict=True):
         for left, wins, unsettled, samples, _ in found:
-            pair = (wins / samples, result == "won", unsettled / samples)
-            percent = round(100 * pair[0])
-            by_group[next(g for g in GROUPS if g[0] <= percent <= g[1])].append(pair)
-            by_rows[left].append(pair)
-            pairs.append(pair)
+            decision = Decision(wins / samples, result == "won", unsettled / samples)
+            percent = round(100 * decision.shown)
+            by_group[next(g for g in GROUPS if g[0] <= percent <= g[1])].append(decision)
+            by_rows[left].append(decision)
+            pairs.append(decision)
     decisions = sum(len(found) for found in measured)
     same = sum(1 for found in measured for *_, alike in found if alike)
     print(
@@ -132,36 +139,39 @@ def main() -> None:
         f"({same} made again with the plan the game played)"
     )
     print(f"| chance shown | {COLUMNS}")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(RULE)
     for group in GROUPS:
         label = f"{group[0]}–{group[1]}%" if group[0] != group[1] else f"{group[0]}%"
         _print(label, by_group[group])
-    share = sum(1 for _, result, _ in pairs if result) / len(pairs)
-    brier = sum((shown - result) ** 2 for shown, result, _ in pairs) / len(pairs)
+    share = sum(decision.won for decision in pairs) / len(pairs)
     print(
-        f"Brier score {brier:.3f}; always showing the share of games won "
+        f"Brier score {_brier(pairs):.3f}; always showing the share of games won "
         f"({100 * share:.0f}%) would score {share * (1 - share):.3f}"
     )
     print()
     print(f"| rows left | {COLUMNS}")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(RULE)
     for left in sorted(by_rows, reverse=True):
         _print(str(left), by_rows[left])
 
 
 def _print(label: str, rows: list[Decision]) -> None:
     if not rows:
-        print(f"| {label} | 0 | | | | | |")
+        print(f"| {label} | 0 |" + " |" * (COLUMNS.count("|") - 1))
         return
-    won = sum(1 for _, result, _ in rows if result)
+    won = sum(decision.won for decision in rows)
     low, high = wilson_interval(won, len(rows))
-    mean = sum(shown for shown, _, _ in rows) / len(rows)
-    brier = sum((shown - result) ** 2 for shown, result, _ in rows) / len(rows)
-    unsettled = sum(share for _, _, share in rows) / len(rows)
+    mean = sum(decision.shown for decision in rows) / len(rows)
+    unsettled = sum(decision.unsettled for decision in rows) / len(rows)
     print(
         f"| {label} | {len(rows)} | {100 * mean:.0f}% | {won} ({100 * won / len(rows):.0f}%) "
-        f"| {100 * low:.0f}–{100 * high:.0f}% | {brier:.3f} | {100 * unsettled:.0f}% |"
+        f"| {100 * low:.0f}–{100 * high:.0f}% | {_brier(rows):.3f} | {100 * unsettled:.0f}% |"
     )
+
+
+def _brier(decisions: list[Decision]) -> float:
+    """The mean squared difference between the chance shown and the result (0 or 1)."""
+    return sum((d.shown - d.won) ** 2 for d in decisions) / len(decisions)
 
 
 if __name__ == "__main__":
