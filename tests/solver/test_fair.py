@@ -475,3 +475,33 @@ def test_with_solve_apart_the_solves_take_samples_of_their_own(
     assert given[0][0] == shared[0]
     assert not set(own) & set(shared)
     assert all(world.observe() == view for world in own)
+
+
+@pytest.mark.parametrize("bonus", [0.0, 1e12])
+def test_a_bonus_for_the_solvers_tables_makes_the_look_ahead_take_one(
+    monkeypatch: pytest.MonkeyPatch, bonus: float
+) -> None:
+    """SOLVED_BONUS: added in every sample to the look-ahead value of each
+    table the solver proposes.  So large a bonus that nothing outweighs it
+    chooses one of the solver's tables whenever there is one; at 0, the
+    shipped setting, the stage search's candidates chosen here stay chosen."""
+    monkeypatch.setattr(fair, "SOLVED_BONUS", bonus)
+    counts: list[tuple[int, int]] = []
+    real = fair._solved_candidates
+
+    def spy(here: Position, worlds: Sequence[Position], seen: Any, plans: Any, budget: int) -> Any:
+        found = real(here, worlds, seen, plans, budget)
+        counts.append((len(plans), len(found[0])))
+        return found
+
+    monkeypatch.setattr(fair, "_solved_candidates", spy)
+    game = Game.new("classic", 2)
+    _play_to_three_rows_left(game)
+    view = game.position.observe()
+    rng = random.Random(4)
+    worlds = [sample_position(view, rng) for _ in range(fair.SOLVES)]
+    plans, chosen, _, _ = fair._choose(worlds, {view}, 700_000)
+    [(staged, proposed)] = counts
+    assert proposed > 0 and len(plans) == staged + proposed
+    assert chosen is not None
+    assert (chosen >= staged) == (bonus > 0)
