@@ -123,19 +123,19 @@ def main() -> None:
         measured = list(pool.map(chances, jobs, chunksize=1))
     by_group: dict[tuple[int, int], list[Decision]] = defaultdict(list)
     by_rows: dict[int, list[Decision]] = defaultdict(list)
-    pairs: list[Decision] = []
+    decisions: list[Decision] = []
     for (_, result, _), found in zip(games, measured, strict=True):
         for left, wins, unsettled, samples, _ in found:
             decision = Decision(wins / samples, result == "won", unsettled / samples)
             percent = round(100 * decision.shown)
             by_group[next(g for g in GROUPS if g[0] <= percent <= g[1])].append(decision)
             by_rows[left].append(decision)
-            pairs.append(decision)
-    decisions = sum(len(found) for found in measured)
+            decisions.append(decision)
     same = sum(1 for found in measured for *_, alike in found if alike)
     print(
         f"{args.variant}, {len(games)} games of deals {args.deals}, "
-        f"{decisions} decisions at {args.rows} rows left, {args.max_positions:,} positions each "
+        f"{len(decisions)} decisions at {args.rows} rows left, "
+        f"{args.max_positions:,} positions each "
         f"({same} made again with the plan the game played)"
     )
     print(f"| chance shown | {COLUMNS}")
@@ -143,9 +143,9 @@ def main() -> None:
     for group in GROUPS:
         label = f"{group[0]}–{group[1]}%" if group[0] != group[1] else f"{group[0]}%"
         _print(label, by_group[group])
-    share = sum(decision.won for decision in pairs) / len(pairs)
+    share = sum(decision.won for decision in decisions) / len(decisions)
     print(
-        f"Brier score {_brier(pairs):.3f}; always showing the share of games won "
+        f"Brier score {_brier(decisions):.3f}; always showing the share of games won "
         f"({100 * share:.0f}%) would score {share * (1 - share):.3f}"
     )
     print()

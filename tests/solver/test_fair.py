@@ -136,7 +136,7 @@ def test_samples_whose_solve_runs_out_are_unsettled_not_lost() -> None:
     # dealt out to the last row without a move played, every sample is
     # settled, and lost: not counted as unsettled
     game = Game.new("spanish", 3)
-    while len(game.position.stock) > 8:
+    while len(game.position.stock) > game.variant.columns:
         game.play("D")
     plan = decide(game.position.observe(), samples=2, max_positions=200_000)
     assert plan.moves and (plan.wins, plan.unsettled) == (0, 0)
