@@ -34,11 +34,14 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--max-positions", type=int, default=1_000_000)
     parser.add_argument("--max-solves", type=int, default=16)
-    parser.add_argument("--winnable", action="store_true",
-                        help="only deals the survey proved winnable")
+    parser.add_argument(
+        "--winnable", action="store_true", help="only deals the survey proved winnable"
+    )
     args = parser.parse_args()
-    print("| variant | games | pinned | range | never winnable | still winnable "
-          "| solves median / max | seconds median / max | fair seconds median / max |")
+    print(
+        "| variant | games | pinned | range | never winnable | still winnable "
+        "| solves median / max | seconds median / max | fair seconds median / max |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for variant in args.variants.split(","):
         solves: list[int] = []
@@ -58,8 +61,14 @@ def main() -> None:
             if play_greedy(game) == "won":
                 continue
             began = time.monotonic()
-            found = analyse(game, timeout=args.timeout, max_positions=args.max_positions,
-                            max_memory_mb=512, max_solves=args.max_solves, fair=False)
+            found = analyse(
+                game,
+                timeout=args.timeout,
+                max_positions=args.max_positions,
+                max_memory_mb=512,
+                max_solves=args.max_solves,
+                fair=False,
+            )
             seconds.append(time.monotonic() - began)
             solves.append(len(found.verdicts))
             if found.never_winnable:
@@ -74,11 +83,14 @@ def main() -> None:
             _fair_drops(game, 4, 20_000, FAIR_POINTS, 0)
             fair_seconds.append(time.monotonic() - began)
         which = "winnable deals" if args.winnable else f"deals 1-{deal}"
-        print(f"| {variant} | {len(solves)} ({which}) | {kinds['pinned']} | "
-              f"{kinds['range']} | {kinds['never']} | {kinds['still']} | "
-              f"{statistics.median(solves):g} / {max(solves)} | "
-              f"{statistics.median(seconds):.1f} / {max(seconds):.1f} | "
-              f"{statistics.median(fair_seconds):.1f} / {max(fair_seconds):.1f} |", flush=True)
+        print(
+            f"| {variant} | {len(solves)} ({which}) | {kinds['pinned']} | "
+            f"{kinds['range']} | {kinds['never']} | {kinds['still']} | "
+            f"{statistics.median(solves):g} / {max(solves)} | "
+            f"{statistics.median(seconds):.1f} / {max(seconds):.1f} | "
+            f"{statistics.median(fair_seconds):.1f} / {max(fair_seconds):.1f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

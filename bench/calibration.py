@@ -52,9 +52,7 @@ from resume import shipped_games, study_arguments
 #: The groups of the first table: chances shown from ``low`` to ``high`` (in %).
 GROUPS = ((0, 0), (1, 24), (25, 49), (50, 74), (75, 99), (100, 100))
 #: The columns both tables share after their first.
-COLUMNS = (
-    "decisions | mean shown | games won from there | Wilson 95% | Brier | samples unsettled |"
-)
+COLUMNS = "decisions | mean shown | games won from there | Wilson 95% | Brier | samples unsettled |"
 RULE = "|---|" + "---:|" * COLUMNS.count("|")
 
 

@@ -67,17 +67,22 @@ def main() -> None:
                     seen, status = play(client, args.variant, deal, args.moves)
                     latencies += seen
                     ends[status] = ends.get(status, 0) + 1
-                    print(f"deal {deal}: {status} after {len(seen)} hints, "
-                          f"slowest {max(seen, default=0):.2f} s", flush=True)
+                    print(
+                        f"deal {deal}: {status} after {len(seen)} hints, "
+                        f"slowest {max(seen, default=0):.2f} s",
+                        flush=True,
+                    )
         finally:
             process.terminate()
             process.wait(10)
     slow = [value for value in latencies if value > 0.05]
-    print(f"{args.variant}, deals {args.deals}: {len(latencies)} hints; p50 "
-          f"{1000 * statistics.median(latencies):.0f} ms, p95 "
-          f"{1000 * percentile(latencies, 0.95):.0f} ms, max {max(latencies):.2f} s; "
-          f"{len(slow)} took over 50 ms (new decisions), their p95 "
-          f"{1000 * percentile(slow, 0.95):.0f} ms; games: {ends}")
+    print(
+        f"{args.variant}, deals {args.deals}: {len(latencies)} hints; p50 "
+        f"{1000 * statistics.median(latencies):.0f} ms, p95 "
+        f"{1000 * percentile(latencies, 0.95):.0f} ms, max {max(latencies):.2f} s; "
+        f"{len(slow)} took over 50 ms (new decisions), their p95 "
+        f"{1000 * percentile(slow, 0.95):.0f} ms; games: {ends}"
+    )
 
 
 if __name__ == "__main__":

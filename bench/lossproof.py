@@ -81,8 +81,10 @@ def main() -> None:
     low, _, high = args.rows.partition("-")
     rows = list(range(int(low), int(high or low) + 1))
     games = lost_games(args.results, args.variant, args.games)
-    print(f"{args.variant}: {len(games)} games the fair player lost, rows left {args.rows}, "
-          f"limit {args.max_positions:,} positions, table {args.max_memory} MB")
+    print(
+        f"{args.variant}: {len(games)} games the fair player lost, rows left {args.rows}, "
+        f"limit {args.max_positions:,} positions, table {args.max_memory} MB"
+    )
     found: dict[int, list[tuple[str, int, float]]] = {r: [] for r in rows}
     for deal, moves in games:
         positions = after_deals(variant, deal, moves)
@@ -95,24 +97,38 @@ def main() -> None:
             found[r].append((verdict, expanded, seconds))
             cells.append(f"{r}: {verdict} {expanded:,}")
             if args.json:
-                print(json.dumps({"deal": deal, "rows_left": r, "verdict": verdict,
-                                  "positions": expanded, "cpu_seconds": round(seconds, 2)}))
+                print(
+                    json.dumps(
+                        {
+                            "deal": deal,
+                            "rows_left": r,
+                            "verdict": verdict,
+                            "positions": expanded,
+                            "cpu_seconds": round(seconds, 2),
+                        }
+                    )
+                )
         print(f"deal {deal:>5}  " + "  ".join(cells), flush=True)
     print()
-    print("| rows left | searched | lost | won | unknown | proof positions median | max "
-          "| positions / CPU s |")
+    print(
+        "| rows left | searched | lost | won | unknown | proof positions median | max "
+        "| positions / CPU s |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         runs = found[r]
         proofs = [n for verdict, n, _ in runs if verdict == "lost"]
-        count = {v: sum(1 for verdict, _, _ in runs if verdict == v)
-                 for v in ("lost", "won", "unknown")}
+        count = {
+            v: sum(1 for verdict, _, _ in runs if verdict == v) for v in ("lost", "won", "unknown")
+        }
         seconds = sum(s for _, _, s in runs)
         rate = sum(n for _, n, _ in runs) / seconds if seconds else 0.0
         median = f"{statistics.median(proofs):,.0f}" if proofs else "-"
         most = f"{max(proofs):,}" if proofs else "-"
-        print(f"| {r} | {len(runs)} | {count['lost']} | {count['won']} | {count['unknown']} "
-              f"| {median} | {most} | {rate:,.0f} |")
+        print(
+            f"| {r} | {len(runs)} | {count['lost']} | {count['won']} | {count['unknown']} "
+            f"| {median} | {most} | {rate:,.0f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -51,16 +51,19 @@ def speed(deals: range, positions: int, memory_mb: int) -> None:
 
     def dfs(start: Position) -> tuple[str, int]:
         verdict, _, expanded = compiled.complete(
-            compiled.encode(start), memory_mb * 1024 * 1024,
+            compiled.encode(start),
+            memory_mb * 1024 * 1024,
             compiled.Budget(max_positions=positions, timeout=None, progress=None),
         )
         return verdict, expanded
 
     total, seconds, cpu, _ = timed("spanish", deals, dfs)
-    print(f"speed: spanish deals {deals.start}-{deals.stop - 1}, up to {positions:,} positions "
-          f"each, {memory_mb} MiB table: {total:,} positions in {seconds:.2f} s wall = "
-          f"{total / seconds:,.0f} positions/s; {cpu:.2f} s CPU = {total / cpu:,.0f} "
-          f"positions per CPU second")
+    print(
+        f"speed: spanish deals {deals.start}-{deals.stop - 1}, up to {positions:,} positions "
+        f"each, {memory_mb} MiB table: {total:,} positions in {seconds:.2f} s wall = "
+        f"{total / seconds:,.0f} positions/s; {cpu:.2f} s CPU = {total / cpu:,.0f} "
+        f"positions per CPU second"
+    )
 
 
 def staged_speed(variant: str, deals: tuple[int, ...], positions: int, memory_mb: int) -> None:
@@ -77,9 +80,11 @@ def staged_speed(variant: str, deals: tuple[int, ...], positions: int, memory_mb
         return verdict, expanded
 
     total, _, cpu, won = timed(variant, deals, whole)
-    print(f"staged: {variant} deals {', '.join(map(str, deals))} ({won} won), up to "
-          f"{positions:,} positions each, {memory_mb} MiB table: {total:,} positions in "
-          f"{cpu:.2f} s CPU = {total / cpu:,.0f} positions per CPU second")
+    print(
+        f"staged: {variant} deals {', '.join(map(str, deals))} ({won} won), up to "
+        f"{positions:,} positions each, {memory_mb} MiB table: {total:,} positions in "
+        f"{cpu:.2f} s CPU = {total / cpu:,.0f} positions per CPU second"
+    )
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -96,8 +101,12 @@ def survey(
     expanded = 0
     for number in deals:
         began = time.perf_counter()
-        result = solve(Game.new(variant, number), max_positions=positions, timeout=timeout,
-                       max_memory_mb=memory_mb)
+        result = solve(
+            Game.new(variant, number),
+            max_positions=positions,
+            timeout=timeout,
+            max_memory_mb=memory_mb,
+        )
         times.append(time.perf_counter() - began)
         expanded += result.positions
         counts[result.result] += 1
@@ -105,20 +114,24 @@ def survey(
             lengths.append(len(result.moves))
     n = len(deals)
     decided = counts["won"] + counts["lost"]
-    length = (f"{statistics.median(lengths):.0f} / {max(lengths)}" if lengths else "-")
-    print(f"| {variant} | {n} | {100 * decided / n:.1f}% | {counts['won']} / {counts['lost']} / "
-          f"{counts['unknown']} | {statistics.median(times):.2f} s | "
-          f"{percentile(times, 0.95):.2f} s | {length} | {expanded / sum(times):,.0f} |",
-          flush=True)
+    length = f"{statistics.median(lengths):.0f} / {max(lengths)}" if lengths else "-"
+    print(
+        f"| {variant} | {n} | {100 * decided / n:.1f}% | {counts['won']} / {counts['lost']} / "
+        f"{counts['unknown']} | {statistics.median(times):.2f} s | "
+        f"{percentile(times, 0.95):.2f} s | {length} | {expanded / sum(times):,.0f} |",
+        flush=True,
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=200, help="deals 1..N (default 200)")
-    parser.add_argument("--max-positions", type=int, default=5_000_000,
-                        help="per-deal limit (default 5000000)")
-    parser.add_argument("--timeout", type=float, default=None,
-                        help="per-deal limit in seconds instead of positions")
+    parser.add_argument(
+        "--max-positions", type=int, default=5_000_000, help="per-deal limit (default 5000000)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=None, help="per-deal limit in seconds instead of positions"
+    )
     parser.add_argument("--max-memory", type=int, default=64, help="table MiB (default 64)")
     parser.add_argument("--variants", default=",".join(PRESETS), help="comma-separated")
     parser.add_argument("--speed-positions", type=int, default=2_000_000)
@@ -137,8 +150,10 @@ def main() -> int:
     positions = None if args.timeout else args.max_positions
     limit = f"{args.timeout:g} s" if args.timeout else f"{args.max_positions:,} positions"
     print(f"deals 1-{args.deals}, limit {limit} per deal, {args.max_memory} MiB table")
-    print("| variant | deals | decided | won / lost / unknown | median time | p95 time "
-          "| moves median / max | positions/s |")
+    print(
+        "| variant | deals | decided | won / lost / unknown | median time | p95 time "
+        "| moves median / max | positions/s |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for variant in args.variants.split(","):
         survey(variant, range(1, args.deals + 1), positions, args.timeout, args.max_memory)

@@ -61,8 +61,16 @@ def start_server(database: str) -> tuple[subprocess.Popen[bytes], int]:
     # No cap on new games: the import scenario is one player importing many.
     settings = ServerSettings(games_per_minute=1_000_000).to_env()
     process = subprocess.Popen(
-        [sys.executable, "-m", "milligan.cli", "serve", "--port", str(port),
-         "--database", database],
+        [
+            sys.executable,
+            "-m",
+            "milligan.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            database,
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, ENVIRON: settings},
@@ -240,9 +248,12 @@ async def imports(port: int, pid: int, count: int) -> None:
         await client.request("GET", "/api/stats")
         times.append(time.monotonic() - sent)
     await client.close()
-    print(f"{count} imports of {len(json.dumps(record))} bytes ({len(record['moves'])} moves) "
-          f"in {seconds:.1f} s: server RSS {before:.0f} MB before, {after:.0f} MB after; "
-          f"GET /api/stats p50 {percentile(times, 0.5) * 1000:.1f} ms", flush=True)
+    print(
+        f"{count} imports of {len(json.dumps(record))} bytes ({len(record['moves'])} moves) "
+        f"in {seconds:.1f} s: server RSS {before:.0f} MB before, {after:.0f} MB after; "
+        f"GET /api/stats p50 {percentile(times, 0.5) * 1000:.1f} ms",
+        flush=True,
+    )
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -267,14 +278,26 @@ def main() -> None:
     parser.add_argument("--players", default="10,100,300", help="player counts (comma-separated)")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time in seconds")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured time per run")
-    parser.add_argument("--saturation", type=int, default=16,
-                        help="players with no think time (0 to skip)")
-    parser.add_argument("--storm", type=int, default=60,
-                        help="players asking for solutions while 10 play (0 to skip)")
-    parser.add_argument("--imports", type=int, default=0,
-                        help="long records to import, to measure memory (0 to skip)")
-    parser.add_argument("--postgres", action="store_true",
-                        help="use a throwaway PostgreSQL server instead of a SQLite file")
+    parser.add_argument(
+        "--saturation", type=int, default=16, help="players with no think time (0 to skip)"
+    )
+    parser.add_argument(
+        "--storm",
+        type=int,
+        default=60,
+        help="players asking for solutions while 10 play (0 to skip)",
+    )
+    parser.add_argument(
+        "--imports",
+        type=int,
+        default=0,
+        help="long records to import, to measure memory (0 to skip)",
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="use a throwaway PostgreSQL server instead of a SQLite file",
+    )
     args = parser.parse_args()
 
     with ExitStack() as stack:
@@ -288,8 +311,11 @@ def main() -> None:
         stack.callback(process.terminate)
         backend = "PostgreSQL" if args.postgres else "SQLite (WAL, synchronous=FULL)"
         load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-        print(f"milligan serve on port {port}, {backend}; {os.cpu_count()} cores, load average "
-              f"{load} before the run; {args.seconds:g} s per run", flush=True)
+        print(
+            f"milligan serve on port {port}, {backend}; {os.cpu_count()} cores, load average "
+            f"{load} before the run; {args.seconds:g} s per run",
+            flush=True,
+        )
         for count in (int(text) for text in args.players.split(",") if text):
             tally, seconds, _ = asyncio.run(run(port, count, args.think, args.seconds))
             report(f"{count} players, think {args.think:g} s", tally, seconds)

@@ -105,8 +105,9 @@ def test_streaks() -> None:
 def test_share_text_has_no_moves_or_cards() -> None:
     number = daily.shipped()["classic"][DAY.isoformat()]
     game = Game.new("classic", number)
-    text = daily.share_text(DAY, "classic", won=True, moves=187, seconds=754.2, hints=1,
-                            base_url="https://example.org")
+    text = daily.share_text(
+        DAY, "classic", won=True, moves=187, seconds=754.2, hints=1, base_url="https://example.org"
+    )
     assert text == (
         "Milligan daily 2026-12-01 (classic): won in 187 moves, 12:34, 1 hint\n"
         "https://example.org/daily?variant=classic&date=2026-12-01"

@@ -239,8 +239,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         given = [
             option
             for option, value in (
-                ("--variant", args.variant), ("--number", args.number),
-                ("--daily", args.daily or None), ("--date", args.date),
+                ("--variant", args.variant),
+                ("--number", args.number),
+                ("--daily", args.daily or None),
+                ("--date", args.date),
             )
             if value is not None
         ]
@@ -290,8 +292,16 @@ def _play_daily(args: argparse.Namespace) -> int:
     began = time.monotonic()
     status = play(game, read=read)
     if game.is_over():
-        print(daily.share_text(day, variant_id, won=game.status == "won", moves=len(game.moves),
-                               seconds=time.monotonic() - began, hints=hints))
+        print(
+            daily.share_text(
+                day,
+                variant_id,
+                won=game.status == "won",
+                moves=len(game.moves),
+                seconds=time.monotonic() - began,
+                hints=hints,
+            )
+        )
     return status
 
 

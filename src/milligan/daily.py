@@ -98,8 +98,7 @@ def prove(date: datetime.date, variant_id: str, budget: int = BUDGET) -> tuple[i
 
     for k in range(MAX_CANDIDATES):
         number = candidate(date, variant_id, k)
-        result = run(Game.new(variant_id, number).position, max_positions=budget,
-                     shorten_win=False)
+        result = run(Game.new(variant_id, number).position, max_positions=budget, shorten_win=False)
         if result.result == "won":
             return k, number
     raise DailyUnavailableError(f"no proven deal for {variant_id} on {date.isoformat()}")
@@ -136,8 +135,9 @@ def daily_deal(date: datetime.date, variant_id: str, *, compute: bool = False) -
     if compute:
         return prove(date, variant_id)[1]
     span = shipped_range(variant_id)
-    where = (f"shipped for {span[0].isoformat()} to {span[1].isoformat()}" if span
-             else "none shipped")
+    where = (
+        f"shipped for {span[0].isoformat()} to {span[1].isoformat()}" if span else "none shipped"
+    )
     raise DailyUnavailableError(
         f"the {variant_id} daily deal of {date.isoformat()} is not shipped ({where})"
     )
@@ -193,8 +193,9 @@ def share_text(
 # -- building the data file ---------------------------------------------------
 
 
-def build(start: datetime.date, end: datetime.date, variants: list[str],
-          out: Path, *, merge: bool = True) -> dict[str, Any]:
+def build(
+    start: datetime.date, end: datetime.date, variants: list[str], out: Path, *, merge: bool = True
+) -> dict[str, Any]:
     """Prove the daily deals from ``start`` to ``end`` and write them to ``out``."""
     from milligan.solver import compiled
 
@@ -245,8 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--out", type=Path, default=DATA)
     args = parser.parse_args(argv)
     try:
-        build(parse_date(args.start), parse_date(args.end), args.variant or list(PRESETS),
-              args.out)
+        build(parse_date(args.start), parse_date(args.end), args.variant or list(PRESETS), args.out)
     except MilliganError as error:
         print(f"milligan.daily: {error}", file=sys.stderr)
         return 2

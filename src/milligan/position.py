@@ -242,9 +242,7 @@ class Position:
                     if base.rank == Rank.KING:
                         # Into the reprieve column, a King-led run closes the
                         # reprieve: legal only if that settles the position.
-                        targets = [
-                            b for b in empty if reprieve != b + 1 or self._close_ok(a, k, b)
-                        ]
+                        targets = [b for b in empty if reprieve != b + 1 or self._close_ok(a, k, b)]
                     else:
                         targets = [
                             b for b in tops.get((base.rank + 1, not base.is_red), ()) if b != a

@@ -73,7 +73,7 @@ class Lesson:
 def _kings_last() -> tuple[str, ...]:
     """Every card but the Kings, then the four Kings: the last deal leaves no move at all."""
     cards = [str(card) for card in canonical_deck(1) if str(card)[0] != "K"]
-    rows = [" ".join(cards[i:i + 4]) for i in range(0, len(cards), 4)]
+    rows = [" ".join(cards[i : i + 4]) for i in range(0, len(cards), 4)]
     return (*rows, "KC KD KH KS")
 
 

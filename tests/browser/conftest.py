@@ -63,7 +63,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (database.parent / "serve.log").open("w")
     process = subprocess.Popen(
         [*command, "serve", "--port", str(port), "--database", str(database)],
-        stdout=log, stderr=subprocess.STDOUT, text=True, env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

@@ -48,8 +48,16 @@ def test_no_serious_findings_on_any_page(browser: Browser, server: str, width: i
     page.on("pageerror", lambda error: errors.append(str(error)))
     findings: list[str] = []
     try:
-        for path in ("/", "/play", "/rules", "/stats", "/about", "/play/classic/42",
-                     "/play/improved/7", "/tutorial"):
+        for path in (
+            "/",
+            "/play",
+            "/rules",
+            "/stats",
+            "/about",
+            "/play/classic/42",
+            "/play/improved/7",
+            "/tutorial",
+        ):
             visit(page, server, path)
             findings += [f"{path} at {width} px: {item}" for item in audit(page)]
         # The table with a reprieve open, and the new-game dialog.

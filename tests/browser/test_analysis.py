@@ -37,7 +37,8 @@ def test_a_lost_game_shows_where_the_win_was_thrown_away(page: Page, server: str
     expect(summary).to_have_text("Move 15 of 35 (4>3) threw the win away.", timeout=90_000)
     expect(page.locator("#live")).to_contain_text("Move 15 of 35 (4>3) threw the win away.")
     expect(page.locator(".analysis .timeline")).to_have_attribute(
-        "aria-label", "Timeline: moves 15 to 15 of 35 marked")
+        "aria-label", "Timeline: moves 15 to 15 of 35 marked"
+    )
     expect(page.locator(".analysis .analysis-better")).to_contain_text("A winning line from there")
     again = page.get_by_role("button", name="Play from before move 15")
     expect(again).to_be_focused()

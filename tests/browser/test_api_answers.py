@@ -77,8 +77,11 @@ def test_every_answer_the_page_handles_matches_its_model(page: Page, server: str
     card = page.locator('.tableau .card[data-card="AD"]')
     card.dblclick()  # 5>F opens a reprieve in column 5
     moves_shown(page, 1)
-    drag(page, page.locator('.tableau .card[data-col="1"][data-idx="0"]'),
-         page.locator('.tableau .column[data-col="2"]'))  # QD freely onto 6C
+    drag(
+        page,
+        page.locator('.tableau .card[data-col="1"][data-idx="0"]'),
+        page.locator('.tableau .column[data-col="2"]'),
+    )  # QD freely onto 6C
     moves_shown(page, 2)
     page.get_by_role("button", name="End reprieve").click()  # refused: QD is out of place
     expect(page.locator(".card.out-of-place")).to_have_count(1)

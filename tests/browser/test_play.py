@@ -65,8 +65,9 @@ def save(page: Page, folder: Path, name: str) -> None:
         image = Image.open(path).convert("RGB")
         width, height = image.size
         image = image.resize((960, round(height * 960 / width)), Image.Resampling.LANCZOS)
-        small = image.quantize(colors=192, method=Image.Quantize.MEDIANCUT,
-                               dither=Image.Dither.NONE)
+        small = image.quantize(
+            colors=192, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+        )
         small.save(Path(target) / path.name, optimize=True)
 
 
@@ -106,8 +107,11 @@ def greedy_record(deal: int, rows: int) -> list[str]:
             move: str | None = "S"
         else:
             up = [m for m in legal if m.endswith(">F")]
-            builds = [m for m in legal
-                      if m not in ("D", "S") and not m.endswith(">F") and m not in moves[-6:]]
+            builds = [
+                m
+                for m in legal
+                if m not in ("D", "S") and not m.endswith(">F") and m not in moves[-6:]
+            ]
             move = up[0] if up else builds[0] if builds else None
             if move is None:
                 if dealt >= rows or "D" not in legal:
@@ -155,8 +159,11 @@ def test_a_game_in_progress_shows_what_the_server_has(
     wait_moves(page, len(moves))
     game = state(page)
     for number, cards in enumerate(game["columns"], 1):
-        shown = column(page, number).locator(".card").evaluate_all(
-            "els => els.map(e => e.dataset.card)")
+        shown = (
+            column(page, number)
+            .locator(".card")
+            .evaluate_all("els => els.map(e => e.dataset.card)")
+        )
         assert shown == cards
     tops = page.locator(".foundation .card").evaluate_all("els => els.map(e => e.dataset.card)")
     heights = sorted(h for piles in game["foundations"].values() for h in piles if h)
@@ -166,7 +173,8 @@ def test_a_game_in_progress_shows_what_the_server_has(
     # Every card is inside the window: long columns are squeezed to fit.
     bottom = page.evaluate(
         "Math.max(...[...document.querySelectorAll('.tableau .card')]"
-        ".map(e => e.getBoundingClientRect().bottom))")
+        ".map(e => e.getBoundingClientRect().bottom))"
+    )
     assert bottom <= page.viewport_size["height"]
     save(page, screenshots, "table")
 
@@ -203,16 +211,16 @@ def test_deal_then_drag_a_run(page: Page, server: str, screenshots: Path) -> Non
 def test_illegal_drop_snaps_back_with_the_reason(page: Page, server: str) -> None:
     start(page, server, "classic", 42)
     drag(page, card(page, 1, 0), column(page, 2))  # QD onto 6C: not a build
-    expect(page.locator("#toast")).to_contain_text(
-        "queen of diamonds cannot go on six of clubs")
+    expect(page.locator("#toast")).to_contain_text("queen of diamonds cannot go on six of clubs")
     expect(page.locator(".drag-ghost")).to_have_count(0)
     expect(card(page, 1, 0)).to_be_visible()
     assert state(page)["moves"] == 0
 
 
 def test_tap_a_card_then_a_column(browser: Browser, server: str) -> None:
-    context = browser.new_context(locale="en-US", has_touch=True, is_mobile=True,
-                                  viewport={"width": 390, "height": 844})
+    context = browser.new_context(
+        locale="en-US", has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844}
+    )
     try:
         page = context.new_page()
         start(page, server, "classic", 42)
@@ -281,9 +289,9 @@ def test_reprieve_close_refused_then_accepted(page: Page, server: str, screensho
     expect(page.locator(".card.out-of-place")).to_have_count(1)
     expect(page.locator(".card.out-of-place")).to_have_attribute("data-card", "QD")
     expect(page.locator(".card.out-of-place")).to_have_attribute(
-        "aria-label", "queen of diamonds, column 2 (moved during the reprieve, out of place)")
-    expect(page.locator("#toast")).to_contain_text(
-        "out of place: queen of diamonds in column 2")
+        "aria-label", "queen of diamonds, column 2 (moved during the reprieve, out of place)"
+    )
+    expect(page.locator("#toast")).to_contain_text("out of place: queen of diamonds in column 2")
     assert state(page)["reprieve"] == 5
     save(page, screenshots, "reprieve")
     page.get_by_role("button", name="Undo", exact=True).click()
@@ -390,8 +398,12 @@ def foundation_order_game(page: Page, server: str, left: int) -> tuple[list[str]
                 moves.append("S")
     assert game.status == "won"
     page.goto(f"{server}/about")
-    record = {"format": "milligan-record/1", "variant": "one-deck", "order": order,
-              "moves": moves[:-left]}
+    record = {
+        "format": "milligan-record/1",
+        "variant": "one-deck",
+        "order": order,
+        "moves": moves[:-left],
+    }
     created = page.evaluate(
         """async (record) => (await fetch('/api/games/import', {method: 'POST',
             headers: {'content-type': 'application/json'},
@@ -517,8 +529,13 @@ def test_hint_and_solution_playback(page: Page, server: str) -> None:
 def test_rules_statistics_and_about(page: Page, server: str, screenshots: Path) -> None:
     page.goto(f"{server}/rules")
     expect(page.locator("h1")).to_contain_text("Rules")
-    for title in ("Miss Milligan", "Spanish Patience", "Improved Miss Milligan",
-                  "One-deck Milligan", "Strict Milligan"):
+    for title in (
+        "Miss Milligan",
+        "Spanish Patience",
+        "Improved Miss Milligan",
+        "One-deck Milligan",
+        "Strict Milligan",
+    ):
         expect(page.locator(".variant-rules dt", has_text=title).first).to_be_visible()
     figures = page.locator("figure.diagram")
     expect(figures).to_have_count(3)
@@ -556,7 +573,8 @@ def test_settings_four_colours_and_auto_move_are_kept(page: Page, server: str) -
     wait_moves(page, 1)
     assert state(page)["foundations"]["D"] == [0, 1]
     green = page.locator('.tableau .card[data-card="6C"] .suit-C').first.evaluate(
-        "e => getComputedStyle(e).fill")
+        "e => getComputedStyle(e).fill"
+    )
     assert green != black
     page.reload()
     expect(page.locator("body.four-colour")).to_have_count(1)
@@ -637,5 +655,4 @@ def test_a_foundation_hint_lights_the_card_and_the_foundations(page: Page, serve
     expect(message).to_contain_text("to a foundation", timeout=60_000)
     expect(page.locator(".foundations.hint-target")).to_be_visible()
     expect(page.locator(".tableau .card.hinted")).to_have_count(1)
-    expect(page.locator(".tableau .card.hinted")).to_have_attribute(
-        "data-card", re.compile("^Q"))
+    expect(page.locator(".tableau .card.hinted")).to_have_attribute("data-card", re.compile("^Q"))

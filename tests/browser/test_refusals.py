@@ -23,8 +23,15 @@ from milligan.position import Position
 from milligan.web import i18n
 
 CARDS = {"card": "5H", "target": "6C", "upper": "9D", "lower": "QC", "below": "4H"}
-OTHERS = {"column": 3, "columns": 8, "count": 2, "size": 1, "suit": "H",
-          "needs": ["TC", "TS"], "places": [["5H", 3], ["9C", 5]]}
+OTHERS = {
+    "column": 3,
+    "columns": 8,
+    "count": 2,
+    "size": 1,
+    "suit": "H",
+    "needs": ["TC", "TS"],
+    "places": [["5H", 3], ["9C", 5]],
+}
 
 
 def positions(variant: str, deal: int, moves: int, rng: random.Random) -> list[Position]:
@@ -60,8 +67,13 @@ def refusals(position: Position) -> list[dict[str, Any]]:
             position.apply(Move.parse(text))
         except IllegalMoveError as error:
             assert error.code in REASONS, (text, str(error))
-            found.append({"code": "illegal", "message": str(error),
-                          "reason": {"code": error.code, "params": error.params}})
+            found.append(
+                {
+                    "code": "illegal",
+                    "message": str(error),
+                    "reason": {"code": error.code, "params": error.params},
+                }
+            )
     return found
 
 
@@ -69,15 +81,24 @@ def example(code: str) -> dict[str, Any]:
     """An error answer for ``code`` with made-up params of the right kinds."""
     names = re.findall(r"\{(\w+)\}", REASONS[code])
     params = {name: CARDS.get(name, OTHERS.get(name)) for name in names}
-    return {"code": "illegal", "message": f"X is illegal: {code}",
-            "reason": {"code": code, "params": params}}
+    return {
+        "code": "illegal",
+        "message": f"X is illegal: {code}",
+        "reason": {"code": code, "params": params},
+    }
 
 
 def test_the_page_words_every_refusal_by_its_code(page: Page, server: str) -> None:
     rng = random.Random(2024)
     cases: list[dict[str, Any]] = []
-    for variant, deal in (("classic", 42), ("improved", 7), ("strict", 5), ("one-deck", 3),
-                          ("strict", 11), ("classic", 17)):
+    for variant, deal in (
+        ("classic", 42),
+        ("improved", 7),
+        ("strict", 5),
+        ("one-deck", 3),
+        ("strict", 11),
+        ("classic", 17),
+    ):
         for position in positions(variant, deal, 90, rng):
             cases.extend(refusals(position))
     rng.shuffle(cases)
@@ -119,7 +140,10 @@ def test_the_page_words_every_refusal_by_its_code(page: Page, server: str) -> No
         if language != "en":
             english = [answer["text"] for answer in worded["en"]]
             translated = [answer["text"] for answer in worded[language]]
-            same = {c["reason"]["code"] for c, a, b in zip(cases, english, translated, strict=True)
-                    if a == b}
+            same = {
+                c["reason"]["code"]
+                for c, a, b in zip(cases, english, translated, strict=True)
+                if a == b
+            }
             assert not same, (language, same)
     assert codes == set(REASONS)

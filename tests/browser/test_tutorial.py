@@ -36,10 +36,10 @@ def lesson(page: Page, number: int, moves: int) -> None:
 
 
 @pytest.mark.parametrize("language", list(LOCALES))
-def test_the_whole_tutorial_by_keyboard(browser: Browser, server: str, language: str,
-                                        screenshots: Path) -> None:
-    context = browser.new_context(locale=LOCALES[language],
-                                  viewport={"width": 1280, "height": 900})
+def test_the_whole_tutorial_by_keyboard(
+    browser: Browser, server: str, language: str, screenshots: Path
+) -> None:
+    context = browser.new_context(locale=LOCALES[language], viewport={"width": 1280, "height": 900})
     context.set_default_timeout(10_000)
     page = context.new_page()
     errors: list[str] = []
@@ -66,12 +66,19 @@ def test_the_whole_tutorial_by_keyboard(browser: Browser, server: str, language:
             expect(answer).not_to_contain_text("Not allowed")
         # Malformed notation is explained, and a legal move the lesson does not want is refused.
         play(page, "1>")
-        expect(answer).to_have_text(words.get("Write a move as 3>5, 3:2>5, 4>F, D or S.",
-                                              "Write a move as 3>5, 3:2>5, 4>F, D or S."))
+        expect(answer).to_have_text(
+            words.get(
+                "Write a move as 3>5, 3:2>5, 4>F, D or S.",
+                "Write a move as 3>5, 3:2>5, 4>F, D or S.",
+            )
+        )
         play(page, "D")
         expect(answer).to_have_text(
-            words.get("That move is allowed, but this lesson asks for another one.",
-                      "That move is allowed, but this lesson asks for another one."))
+            words.get(
+                "That move is allowed, but this lesson asks for another one.",
+                "That move is allowed, but this lesson asks for another one.",
+            )
+        )
         lesson(page, 1, 0)
 
         for number, taught in enumerate(LESSONS, start=1):

@@ -17,15 +17,27 @@ def play(*args: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("milligan")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "milligan.cli"]
     return subprocess.run(
-        [*command, "play", *args], input=stdin, capture_output=True, text=True, timeout=120,
-        env={**os.environ, "NO_COLOR": "1"}, cwd=cwd,
+        [*command, "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "NO_COLOR": "1"},
+        cwd=cwd,
     )
 
 
 def test_an_earlier_day_then_resign_prints_the_share_text(tmp_path: Path) -> None:
     number = daily.shipped()["spanish"]["2026-11-25"]
-    done = play("--daily", "--variant", "spanish", "--date", "2026-11-25",
-                stdin="h\nresign\ny\n", cwd=tmp_path)
+    done = play(
+        "--daily",
+        "--variant",
+        "spanish",
+        "--date",
+        "2026-11-25",
+        stdin="h\nresign\ny\n",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert f"Daily deal of 2026-11-25 (spanish): deal {number}" in done.stdout
     share = done.stdout.strip().splitlines()[-2:]

@@ -198,9 +198,10 @@ def test_the_quick_build_test_agrees_with_the_refusal(
             for b in range(n):
                 if a != b:
                     move = Move(MoveKind.COLUMN, a + 1, k, b + 1)
-                    assert position._is_build(a, k, b) == (
-                        position._build_refusal(move) is None
-                    ), (str(move), game_to_json(game))
+                    assert position._is_build(a, k, b) == (position._build_refusal(move) is None), (
+                        str(move),
+                        game_to_json(game),
+                    )
 
 
 def test_equal_cards_hash_alike_and_distinct_cards_differ() -> None:

@@ -40,39 +40,66 @@ def strict(columns: list[str], **kwargs: object) -> Position:
 
 # One refusal of each code: what is tried, and the params it must carry.
 CASES: dict[str, tuple[Callable[[], object], dict[str, object]]] = {
-    "no_such_column": (lambda: build(["KH"]).apply(Move.parse("1>9")),
-                       {"column": 9, "columns": 8}),
+    "no_such_column": (lambda: build(["KH"]).apply(Move.parse("1>9")), {"column": 9, "columns": 8}),
     "column_empty": (lambda: build(["KH"]).apply(Move.parse("2>1")), {"column": 2}),
-    "too_few_cards": (lambda: build(["KH"]).apply(Move.parse("1:3>2")),
-                      {"column": 1, "size": 1}),
-    "face_down_cards": (lambda: build(["TC 9D", "JD"], variant="improved", face_down=[1])
-                        .apply(Move.parse("1:2>2")), {"count": 2, "column": 1}),
-    "not_a_run": (lambda: build(["KH QC 9D", "KS"]).apply(Move.parse("1:2>2")),
-                  {"count": 2, "column": 1, "upper": "9D", "lower": "QC"}),
-    "wrong_colour": (lambda: build(["9H", "TD"]).apply(Move.parse("1>2")),
-                     {"card": "9H", "target": "TD", "needs": ["TC", "TS"]}),
-    "not_one_lower": (lambda: build(["9H", "8S"]).apply(Move.parse("1>2")),
-                      {"card": "9H", "target": "8S", "needs": ["TC", "TS"]}),
-    "empty_needs_king": (lambda: build(["9D"]).apply(Move.parse("1>2")),
-                         {"card": "9D", "column": 2}),
-    "king_needs_empty": (lambda: build(["KS", "AH"]).apply(Move.parse("1>2")),
-                         {"card": "KS", "target": "AH"}),
-    "no_empty_foundation": (lambda: build(["AH"], foundations={"H": [1, 1]})
-                            .apply(Move.parse("1>F")), {"card": "AH", "suit": "H"}),
-    "foundation_needs_below": (lambda: build(["5C"]).apply(Move.parse("1>F")),
-                               {"card": "5C", "suit": "C", "below": "4C"}),
+    "too_few_cards": (lambda: build(["KH"]).apply(Move.parse("1:3>2")), {"column": 1, "size": 1}),
+    "face_down_cards": (
+        lambda: build(["TC 9D", "JD"], variant="improved", face_down=[1]).apply(
+            Move.parse("1:2>2")
+        ),
+        {"count": 2, "column": 1},
+    ),
+    "not_a_run": (
+        lambda: build(["KH QC 9D", "KS"]).apply(Move.parse("1:2>2")),
+        {"count": 2, "column": 1, "upper": "9D", "lower": "QC"},
+    ),
+    "wrong_colour": (
+        lambda: build(["9H", "TD"]).apply(Move.parse("1>2")),
+        {"card": "9H", "target": "TD", "needs": ["TC", "TS"]},
+    ),
+    "not_one_lower": (
+        lambda: build(["9H", "8S"]).apply(Move.parse("1>2")),
+        {"card": "9H", "target": "8S", "needs": ["TC", "TS"]},
+    ),
+    "empty_needs_king": (
+        lambda: build(["9D"]).apply(Move.parse("1>2")),
+        {"card": "9D", "column": 2},
+    ),
+    "king_needs_empty": (
+        lambda: build(["KS", "AH"]).apply(Move.parse("1>2")),
+        {"card": "KS", "target": "AH"},
+    ),
+    "no_empty_foundation": (
+        lambda: build(["AH"], foundations={"H": [1, 1]}).apply(Move.parse("1>F")),
+        {"card": "AH", "suit": "H"},
+    ),
+    "foundation_needs_below": (
+        lambda: build(["5C"]).apply(Move.parse("1>F")),
+        {"card": "5C", "suit": "C", "below": "4C"},
+    ),
     "stock_empty": (lambda: build(["KH"]).apply(DEAL), {}),
-    "no_deal_in_reprieve": (lambda: build(["TS"], reprieve=2, stock="AS 2S 3S 4S 5S 6S 7S 8S")
-                            .apply(DEAL), {}),
-    "strict_face_down": (lambda: build(["5D 9S 8H", "", "4C"], reprieve=2, face_down=[2],
-                                       variant=Variant(opening_rows=3, face_down_rows=2,
-                                                       reprieve="strict"))
-                         .apply(Move.parse("1:2>3")), {"column": 1}),
-    "strict_splits_run": (lambda: strict(["KH QC JD", "", "4C"]).apply(Move.parse("1>3")),
-                          {"card": "JD", "lower": "QC"}),
+    "no_deal_in_reprieve": (
+        lambda: build(["TS"], reprieve=2, stock="AS 2S 3S 4S 5S 6S 7S 8S").apply(DEAL),
+        {},
+    ),
+    "strict_face_down": (
+        lambda: build(
+            ["5D 9S 8H", "", "4C"],
+            reprieve=2,
+            face_down=[2],
+            variant=Variant(opening_rows=3, face_down_rows=2, reprieve="strict"),
+        ).apply(Move.parse("1:2>3")),
+        {"column": 1},
+    ),
+    "strict_splits_run": (
+        lambda: strict(["KH QC JD", "", "4C"]).apply(Move.parse("1>3")),
+        {"card": "JD", "lower": "QC"},
+    ),
     "no_reprieve": (lambda: build(["KH"]).apply(STOP), {}),
-    "reprieve_unsettled": (lambda: build(["9C 4D", "", "7H", "5H"], reprieve=2)
-                           .apply(Move.parse("4>1")).apply(STOP), {"places": [["5H", 1]]}),
+    "reprieve_unsettled": (
+        lambda: build(["9C 4D", "", "7H", "5H"], reprieve=2).apply(Move.parse("4>1")).apply(STOP),
+        {"places": [["5H", 1]]},
+    ),
     "game_won": (lambda: _won().play("S"), {}),
     "game_resigned": (lambda: resigned().play("5>F"), {}),
     "already_won": (lambda: _won().resign(), {}),
@@ -138,7 +165,9 @@ def test_docs_list_every_code_with_its_english_words() -> None:
 def test_refusals_keep_their_code_in_a_record() -> None:
     error = IllegalMoveError.refuse("D", "stock_empty").at(4)
     assert (error.code, error.params, str(error)) == (
-        "stock_empty", {}, "move 5 (D) is illegal: the stock is empty"
+        "stock_empty",
+        {},
+        "move 5 (D) is illegal: the stock is empty",
     )
 
 
@@ -169,8 +198,13 @@ def test_every_refusal_of_random_positions_has_a_code() -> None:
             position = game.position
             n = len(position.columns)
             tried = ["D", "S", f"{n + 1}>1"] + [f"{a}>F" for a in range(1, n + 1)]
-            tried += [f"{a}:{k}>{b}" if k > 1 else f"{a}>{b}" for a in range(1, n + 1)
-                      for b in range(1, n + 1) if a != b for k in range(1, 4)]
+            tried += [
+                f"{a}:{k}>{b}" if k > 1 else f"{a}>{b}"
+                for a in range(1, n + 1)
+                for b in range(1, n + 1)
+                if a != b
+                for k in range(1, 4)
+            ]
             for text in tried:
                 try:
                     position.apply(Move.parse(text))

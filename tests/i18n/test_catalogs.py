@@ -21,8 +21,11 @@ def test_every_message_is_translated_in_every_language() -> None:
 
 def test_the_sources_use_many_messages() -> None:
     template = i18n.extract()
-    ids = {message.id if isinstance(message.id, str) else message.id[0]
-           for message in template if message.id}
+    ids = {
+        message.id if isinstance(message.id, str) else message.id[0]
+        for message in template
+        if message.id
+    }
     assert {"Undo", "End reprieve", "{n} row", "Rules of Miss Milligan"} <= ids
     assert len(ids) > 150
 

@@ -23,7 +23,10 @@ def tiny(
 ) -> Position:
     """A one-deck position with the given columns and foundation heights (C D H S)."""
     variant = Variant(
-        decks=1, columns=len(columns), opening_rows=1, face_down_rows=0,
+        decks=1,
+        columns=len(columns),
+        opening_rows=1,
+        face_down_rows=0,
         reprieve=reprieve_rule,  # type: ignore[arg-type]
     )
     return Position(

@@ -19,9 +19,36 @@ BUDGET = 2_000_000
 
 #: The first 30 moves of a win of one-deck deal 136 (a deal the survey won).
 WINNING_START = [
-    "4>F", "1>3", "S", "D", "1>F", "S", "D", "D", "2>4", "3>4", "D", "3>F", "4>F", "D", "2>F",
-    "1>4", "1>4", "3>2", "D", "1:2>3", "D", "D", "2>F", "3>F", "3>4", "4:2>1", "1:3>4", "D",
-    "2>4", "D",
+    "4>F",
+    "1>3",
+    "S",
+    "D",
+    "1>F",
+    "S",
+    "D",
+    "D",
+    "2>4",
+    "3>4",
+    "D",
+    "3>F",
+    "4>F",
+    "D",
+    "2>F",
+    "1>4",
+    "1>4",
+    "3>2",
+    "D",
+    "1:2>3",
+    "D",
+    "D",
+    "2>F",
+    "3>F",
+    "3>4",
+    "4:2>1",
+    "1:3>4",
+    "D",
+    "2>4",
+    "D",
 ]
 #: Dealing here instead of playing 1>F throws the win away.
 BLUNDER = "D"
@@ -111,7 +138,9 @@ def test_fair_drops_come_from_stretches_between_deals() -> None:
         assert drop.after < drop.before
         assert 1 <= drop.first <= drop.index <= len(game.moves)
         assert drop.move == game.moves[drop.index - 1]
-        assert all(move.kind.value != "deal" for move in game.moves[drop.first - 1:drop.index - 1])
+        assert all(
+            move.kind.value != "deal" for move in game.moves[drop.first - 1 : drop.index - 1]
+        )
 
 
 def test_cli_json_and_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

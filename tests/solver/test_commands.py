@@ -15,8 +15,9 @@ def test_solve_json_record_replays_to_a_win(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     record = tmp_path / "start.json"
-    record.write_text('{"format": "milligan-record/1", "variant": "classic", "deal": 1,'
-                      ' "moves": ["2>4"]}')
+    record.write_text(
+        '{"format": "milligan-record/1", "variant": "classic", "deal": 1, "moves": ["2>4"]}'
+    )
     assert main(["solve", str(record), "--json", "--max-positions", "200000"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["result"] in ("won", "unknown")
@@ -43,8 +44,9 @@ def test_solve_text_output(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_hint_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "game.json"
-    record.write_text('{"format": "milligan-record/1", "variant": "improved", "deal": 42,'
-                      ' "moves": []}')
+    record.write_text(
+        '{"format": "milligan-record/1", "variant": "improved", "deal": 42, "moves": []}'
+    )
     args = ["hint", str(record), "--samples", "3", "--seed", "5", "--max-positions", "5000"]
     assert main([*args, "--json"]) == 0
     first = json.loads(capsys.readouterr().out)

@@ -28,8 +28,7 @@ def small_position(rng: random.Random, rule: str) -> Position:
     stock_size = rng.randint(0, min(4, len(left)))
     for card in left[stock_size:]:
         columns[rng.randrange(4)].append(card)
-    variant = Variant(decks=1, columns=4, opening_rows=1, face_down_rows=0,
-                      reprieve=rule)  # type: ignore[arg-type]
+    variant = Variant(decks=1, columns=4, opening_rows=1, face_down_rows=0, reprieve=rule)  # type: ignore[arg-type]
     return Position(
         variant,
         tuple(tuple(column) for column in columns),
@@ -106,8 +105,9 @@ def mixed_position(rng: random.Random) -> Position:
     heights = [sorted(rng.randint(8, 13) for _ in range(decks)) for _ in range(4)]
     columns, stock = deal_endgame(rng, ncols, heights, lambda n: rng.randint(0, min(ncols, n)))
     hidden = rng.choice([0, 1])
-    variant = Variant(decks=decks, columns=ncols, opening_rows=1 + hidden,
-                      face_down_rows=hidden, reprieve=rule)  # type: ignore[arg-type]
+    variant = Variant(
+        decks=decks, columns=ncols, opening_rows=1 + hidden, face_down_rows=hidden, reprieve=rule
+    )  # type: ignore[arg-type]
     start = Position(
         variant,
         tuple(tuple(column) for column in columns),
@@ -132,8 +132,7 @@ def two_deck_position(rng: random.Random, rule: str) -> Position:
     columns, stock = deal_endgame(
         rng, ncols, heights, lambda n: rng.choice([0, ncols, 2 * ncols]) if n > 2 * ncols else 0
     )
-    variant = Variant(decks=2, columns=ncols, opening_rows=1, face_down_rows=0,
-                      reprieve=rule)  # type: ignore[arg-type]
+    variant = Variant(decks=2, columns=ncols, opening_rows=1, face_down_rows=0, reprieve=rule)  # type: ignore[arg-type]
     start = Position(
         variant,
         tuple(tuple(column) for column in columns),

@@ -131,7 +131,8 @@ def pruned_by_the_dfs(position: Position, legal: set[Move]) -> set[Move]:
     if position.stock:
         return legal
     return {
-        m for m in legal
+        m
+        for m in legal
         if not (
             m.kind is MoveKind.COLUMN
             and not position.columns[m.target - 1]
@@ -195,8 +196,11 @@ def test_kings_columns_into_empty_columns_are_pruned_only_without_stock(name: st
     for stock in ((), base.stock[:1]):
         variant = base.variant
         position = Position(
-            variant, ((king,),) + ((),) * (variant.columns - 1), (0,) * variant.columns,
-            base.foundations, stock,
+            variant,
+            ((king,),) + ((),) * (variant.columns - 1),
+            (0,) * variant.columns,
+            base.foundations,
+            stock,
         )
         core = compiled.new_core(position, 1)
         every = {compiled.decode_move(*m) for m in core.legal()}

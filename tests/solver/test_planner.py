@@ -125,7 +125,7 @@ def test_a_stage_never_deals() -> None:
     verdict, _, candidates = core.stage(5000, -1.0, 6)  # type: ignore[attr-defined]
     assert verdict != "won" and len(candidates) == 6
     for _, packed in candidates:
-        numbers = [int.from_bytes(packed[i:i + 4], "big") for i in range(0, len(packed), 4)]
+        numbers = [int.from_bytes(packed[i : i + 4], "big") for i in range(0, len(packed), 4)]
         moves = compiled.decode_path(
             [(m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15) for m in numbers]
         )

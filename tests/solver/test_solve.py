@@ -45,9 +45,7 @@ def test_needs_a_reprieve() -> None:
 
 
 def test_needs_a_king_led_run_into_the_reprieve_column() -> None:
-    start = tiny(
-        ["KS KH", ""], (13, 13, 11, 12), stock="QH", reprieve=2, moved=frozenset({(1, 1)})
-    )
+    start = tiny(["KS KH", ""], (13, 13, 11, 12), stock="QH", reprieve=2, moved=frozenset({(1, 1)}))
     assert not start.is_settled()
     result = solve(start)
     assert result.result == "won"
@@ -59,7 +57,10 @@ def test_stuck_reprieve_is_lost() -> None:
     # KH lies unsettled on KS, the reprieve column is the only empty one and
     # closing into it needs a King-led run: here the King is under a Queen.
     start = tiny(
-        ["KS KH QS", ""], (13, 13, 11, 11), stock="QH", reprieve=2,
+        ["KS KH QS", ""],
+        (13, 13, 11, 11),
+        stock="QH",
+        reprieve=2,
         moved=frozenset({(1, 1), (1, 2)}),
     )
     result = solve(start)

@@ -41,10 +41,12 @@ def test_the_day_of_one_daily_game(database: Database) -> None:
 def test_a_schema_four_database_gains_the_daily_table(opener: Callable[[], Database]) -> None:
     database = opener()
     played = Games(database).create("p1", Game.new("classic", 1).variant, 7)
-    database._write([
-        ("DROP TABLE daily_games", ()),
-        ("UPDATE schema_version SET version = ?", (4,)),
-    ])
+    database._write(
+        [
+            ("DROP TABLE daily_games", ()),
+            ("UPDATE schema_version SET version = ?", (4,)),
+        ]
+    )
     database.close()
     again = opener()
     assert again.schema_version() == SCHEMA_VERSION == 5

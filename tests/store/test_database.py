@@ -15,10 +15,24 @@ from milligan.store.sqlite import SQLiteDatabase
 
 def row(game_id: str = "g1", player: str = "p1", **changes: object) -> GameRow:
     base = GameRow(
-        id=game_id, player=player, variant="classic", deal=str(2**64 - 1), order=None,
-        secret=True, random=True, moves=("5>F", "S"), redo=("D",), revision=3,
-        status="playing", assisted=False, hints=2, solutions=0, imported=False, seconds=12.5,
-        created="2026-01-01T00:00:00.000+00:00", updated="2026-01-01T00:01:00.000+00:00",
+        id=game_id,
+        player=player,
+        variant="classic",
+        deal=str(2**64 - 1),
+        order=None,
+        secret=True,
+        random=True,
+        moves=("5>F", "S"),
+        redo=("D",),
+        revision=3,
+        status="playing",
+        assisted=False,
+        hints=2,
+        solutions=0,
+        imported=False,
+        seconds=12.5,
+        created="2026-01-01T00:00:00.000+00:00",
+        updated="2026-01-01T00:01:00.000+00:00",
         finished=None,
     )
     return base.replace(**changes)
@@ -44,8 +58,14 @@ def test_rows_round_trip(database: Database) -> None:
     stored = [
         row(),
         row("g2", deal=None, order=order, secret=False, random=False, moves=(), redo=()),
-        row("g3", variant='{"columns": 4, "decks": 1}', status="won", assisted=True,
-            imported=True, finished="2026-01-02T00:00:00.000+00:00"),
+        row(
+            "g3",
+            variant='{"columns": 4, "decks": 1}',
+            status="won",
+            assisted=True,
+            imported=True,
+            finished="2026-01-02T00:00:00.000+00:00",
+        ),
     ]
     for game in stored:
         database.insert_game(game)
@@ -140,10 +160,12 @@ def test_variants_stored_in_the_old_form_are_rewritten_as_keys(
     games = Games(database)
     played = games.create("p1", custom, 7)
     games.change("p1", played.row.id, Game.resign, lambda live: None)
-    database._write([
-        ("UPDATE games SET variant = ?", (old_text,)),
-        ("UPDATE schema_version SET version = ?", (3,)),
-    ])
+    database._write(
+        [
+            ("UPDATE games SET variant = ?", (old_text,)),
+            ("UPDATE schema_version SET version = ?", (3,)),
+        ]
+    )
     database.add_winnable(old_text, 11)
     database.add_winnable(old_text, 12)
     database.add_winnable(custom.key, 12)  # the same deal under both forms: kept once
@@ -174,11 +196,13 @@ def test_a_schema_one_database_gets_keys_and_the_rest(opener: Callable[[], Datab
     database = opener()
     old = row(variant='{"columns": 4, "decks": 1}', deal="3", moves=(), redo=())
     database.insert_game(old)
-    database._write([
-        ("DROP TABLE player_stats", ()),
-        ("DROP TABLE winnable", ()),
-        ("UPDATE schema_version SET version = ?", (1,)),
-    ])
+    database._write(
+        [
+            ("DROP TABLE player_stats", ()),
+            ("DROP TABLE winnable", ()),
+            ("UPDATE schema_version SET version = ?", (1,)),
+        ]
+    )
     database.close()
     again = opener()
     assert again.schema_version() == SCHEMA_VERSION

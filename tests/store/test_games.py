@@ -41,8 +41,13 @@ def revision(live: Live) -> int:
 def test_a_game_is_replayed_with_its_redo_list(database: Database) -> None:
     games = Games(database)
     live = games.create("p", CLASSIC, 42)
-    for action in (lambda g: g.play("5>F"), lambda g: g.play("S"), lambda g: g.play("D"),
-                   Game.undo, Game.undo):
+    for action in (
+        lambda g: g.play("5>F"),
+        lambda g: g.play("S"),
+        lambda g: g.play("D"),
+        Game.undo,
+        Game.undo,
+    ):
         games.change("p", live.row.id, action, revision)
     row = database.game(live.row.id)
     assert row is not None and row.moves == ("5>F",) and row.redo == ("S", "D")

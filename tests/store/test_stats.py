@@ -30,17 +30,40 @@ class Clock:
 
 def game(n: int, status: str, variant: str = "classic", **changes: object) -> GameRow:
     return GameRow(
-        id=f"g{n}", player="p", variant=variant, deal=str(n), order=None, secret=False,
-        random=False, moves=("D",) * (50 + n), redo=(), revision=50 + n, status=status,
-        assisted=False, hints=0, solutions=0, imported=False, seconds=100.0 + n,
-        created=f"2026-01-01T00:00:{n:02}.000+00:00", updated=f"2026-01-01T00:00:{n:02}.000+00:00",
+        id=f"g{n}",
+        player="p",
+        variant=variant,
+        deal=str(n),
+        order=None,
+        secret=False,
+        random=False,
+        moves=("D",) * (50 + n),
+        redo=(),
+        revision=50 + n,
+        status=status,
+        assisted=False,
+        hints=0,
+        solutions=0,
+        imported=False,
+        seconds=100.0 + n,
+        created=f"2026-01-01T00:00:{n:02}.000+00:00",
+        updated=f"2026-01-01T00:00:{n:02}.000+00:00",
         finished=None if status == "playing" else f"2026-01-02T00:00:{n:02}.000+00:00",
     ).replace(**changes)
 
 
 def test_streaks_follow_the_order_games_finished() -> None:
-    rows = [game(1, "won"), game(2, "won"), game(3, "lost"), game(4, "won"), game(5, "won"),
-            game(6, "won"), game(7, "resigned"), game(8, "won"), game(9, "playing")]
+    rows = [
+        game(1, "won"),
+        game(2, "won"),
+        game(3, "lost"),
+        game(4, "won"),
+        game(5, "won"),
+        game(6, "won"),
+        game(7, "resigned"),
+        game(8, "won"),
+        game(9, "playing"),
+    ]
     figures = statistics(reversed(rows))["classic"]
     assert figures["played"] == 8 and figures["won"] == 6 and figures["win_percent"] == 75.0
     assert figures["best_streak"] == 3 and figures["current_streak"] == 1
@@ -143,8 +166,9 @@ def test_an_older_database_gets_its_figures(opener: Callable[[], Database]) -> N
         games.change(f"p{n % 2}", live.row.id, Game.resign, lambda live: None)
         clock.wait(3)
     expected = {player: check(database, player) for player in ("p0", "p1")}
-    database._write([("DROP TABLE player_stats", ()),
-                     ("UPDATE schema_version SET version = ?", (2,))])
+    database._write(
+        [("DROP TABLE player_stats", ()), ("UPDATE schema_version SET version = ?", (2,))]
+    )
     database.close()
     again = opener()
     assert again.schema_version() == SCHEMA_VERSION

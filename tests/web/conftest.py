@@ -26,9 +26,7 @@ _names = itertools.count()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[Database]:
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
     """A fresh, empty database of each backend."""
     if request.param == "sqlite":
         db = open_database(tmp_path / "games.sqlite3")

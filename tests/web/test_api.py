@@ -613,7 +613,5 @@ def test_a_server_failure_is_still_json(app: Any, monkeypatch: pytest.MonkeyPatc
         raise RuntimeError("the disk is on fire")
 
     monkeypatch.setattr(app.state.games.database, "game", broken)
-    with TestClient(
-        app, base_url="http://localhost", raise_server_exceptions=False
-    ) as client:
+    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as client:
         assert_error(client.get("/api/games/abc"), 500, "internal")

@@ -22,8 +22,11 @@ def test_today_by_default(client: TestClient) -> None:
     answer = client.get("/api/daily?variant=spanish")
     assert answer.status_code == 200
     assert answer.json() == {
-        "date": "2026-12-03", "variant": "spanish",
-        "deal": daily.shipped()["spanish"]["2026-12-03"], "game": None, "share": None,
+        "date": "2026-12-03",
+        "variant": "spanish",
+        "deal": daily.shipped()["spanish"]["2026-12-03"],
+        "game": None,
+        "share": None,
     }
     assert client.get("/api/daily").json()["variant"] == "classic"
 
@@ -52,8 +55,14 @@ def test_dates_not_shipped(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ["variant=freecell", "date=2026-02-30", "date=yesterday", "date=2026-1-1",
-     "variant=" + "x" * 50, "date=" + "9" * 50],
+    [
+        "variant=freecell",
+        "date=2026-02-30",
+        "date=yesterday",
+        "date=2026-1-1",
+        "variant=" + "x" * 50,
+        "date=" + "9" * 50,
+    ],
 )
 def test_bad_input_is_422(client: TestClient, query: str) -> None:
     answer = client.get(f"/api/daily?{query}")
@@ -62,8 +71,13 @@ def test_bad_input_is_422(client: TestClient, query: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "body", [{"variant": "classic", "date": 20261201}, {"variant": "classic", "extra": 1},
-             {"variant": {"decks": 1}}, {"date": "01/12/2026"}],
+    "body",
+    [
+        {"variant": "classic", "date": 20261201},
+        {"variant": "classic", "extra": 1},
+        {"variant": {"decks": 1}},
+        {"date": "01/12/2026"},
+    ],
 )
 def test_bad_bodies_are_422(client: TestClient, body: object) -> None:
     assert client.post("/api/daily/games", json=body).status_code == 422
@@ -124,9 +138,24 @@ def test_the_game_says_it_is_the_players_daily_game(new_client) -> None:  # type
 
 def _won(database: Database, game_id: str, day: str, finished: str, **changes: object) -> None:
     row = GameRow(
-        id=game_id, player="p", variant="classic", deal="1", order=None, secret=False,
-        random=False, moves=("5>F",), redo=(), revision=1, status="won", assisted=False,
-        hints=0, solutions=0, imported=False, seconds=60.0, created=finished, updated=finished,
+        id=game_id,
+        player="p",
+        variant="classic",
+        deal="1",
+        order=None,
+        secret=False,
+        random=False,
+        moves=("5>F",),
+        redo=(),
+        revision=1,
+        status="won",
+        assisted=False,
+        hints=0,
+        solutions=0,
+        imported=False,
+        seconds=60.0,
+        created=finished,
+        updated=finished,
         finished=finished,
     ).replace(**changes)
     database.insert_game(row)
@@ -140,23 +169,45 @@ def test_the_daily_streak(client: TestClient, app) -> None:  # type: ignore[no-u
     player = player_hash(client.cookies["milligan_player"])
     database: Database = app.state.database
     assert client.get("/api/daily/stats").json() == {
-        "current_streak": 0, "best_streak": 0, "days_won": 0,
+        "current_streak": 0,
+        "best_streak": 0,
+        "days_won": 0,
     }
     _won(database, "a", "2026-11-28", "2026-11-28T10:00:00.000000+00:00", player=player)
     _won(database, "b", "2026-11-29", "2026-11-29T23:59:00.000000+00:00", player=player)
     _won(database, "c", "2026-11-30", "2026-12-01T00:01:00.000000+00:00", player=player)
-    _won(database, "d", "2026-12-01", "2026-12-01T09:00:00.000000+00:00", player=player,
-         variant="spanish")
-    _won(database, "e", "2026-12-02", "2026-12-02T09:00:00.000000+00:00", player=player,
-         assisted=True)
-    _won(database, "f", "2026-12-02", "2026-12-02T10:00:00.000000+00:00", player=player,
-         status="lost")
+    _won(
+        database,
+        "d",
+        "2026-12-01",
+        "2026-12-01T09:00:00.000000+00:00",
+        player=player,
+        variant="spanish",
+    )
+    _won(
+        database,
+        "e",
+        "2026-12-02",
+        "2026-12-02T09:00:00.000000+00:00",
+        player=player,
+        assisted=True,
+    )
+    _won(
+        database,
+        "f",
+        "2026-12-02",
+        "2026-12-02T10:00:00.000000+00:00",
+        player=player,
+        status="lost",
+    )
     _won(database, "g", "2026-12-03", "2026-12-03T08:00:00.000000+00:00", player=player)
     _won(database, "h", "2026-12-02", "2026-12-02T08:00:00.000000+00:00", player="other")
     # 11-28, 11-29 in a row; 11-30 won only the day after; 12-01 (spanish counts too);
     # 12-02 only assisted or lost; 12-03 today.
     assert client.get("/api/daily/stats").json() == {
-        "current_streak": 1, "best_streak": 2, "days_won": 4,
+        "current_streak": 1,
+        "best_streak": 2,
+        "days_won": 4,
     }
 
 

@@ -75,15 +75,23 @@ def test_loopback_hosts_must_carry_the_port(database: Any) -> None:
     )
     app = create_app(database, settings=settings)
     with TestClient(app, base_url="http://localhost:8123") as client:
-        for host in ("localhost:8123", "127.0.0.1:8123", "[::1]:8123", "games.example",
-                     "games.example:8080", "other.example:443"):
+        for host in (
+            "localhost:8123",
+            "127.0.0.1:8123",
+            "[::1]:8123",
+            "games.example",
+            "games.example:8080",
+            "other.example:443",
+        ):
             assert client.get("/api/variants", headers={"host": host}).status_code == 200, host
         for host in ("localhost", "localhost:8000", "other.example", "games.example.evil"):
             assert_error(client.get("/api/variants", headers={"host": host}), 421, "unknown_host")
 
 
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://localhost:9999",
-                                    "https://localhost.evil.example"])
+@pytest.mark.parametrize(
+    "origin",
+    ["http://evil.example", "null", "http://localhost:9999", "https://localhost.evil.example"],
+)
 def test_writes_from_another_origin_are_refused(client: TestClient, origin: str) -> None:
     game = new_game(client)
     headers = {"origin": origin}
@@ -96,13 +104,18 @@ def test_writes_from_another_origin_are_refused(client: TestClient, origin: str)
         assert_error(answer, 403, "cross_origin")
     assert stored(client, game["id"]).revision == 0
     assert len(client.get("/api/games", headers=headers).json()["games"]) == 1  # reads are fine
-    same = client.post(f"/api/games/{game['id']}/moves", json={"move": "5>F"},
-                       headers={"origin": "http://localhost"})
+    same = client.post(
+        f"/api/games/{game['id']}/moves",
+        json={"move": "5>F"},
+        headers={"origin": "http://localhost"},
+    )
     assert same.status_code == 200
 
 
-@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded",
-                                          "multipart/form-data; boundary=x"])
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"],
+)
 def test_writes_must_be_json(client: TestClient, content_type: str | None) -> None:
     game = new_game(client)
     headers = {"content-type": content_type} if content_type else {}
@@ -121,8 +134,10 @@ def test_writes_must_be_json(client: TestClient, content_type: str | None) -> No
     assert resigned.json()["status"] == "resigned"
 
 
-@pytest.mark.parametrize("path", ["/", "/play/classic", "/api/variants", "/api/nothing",
-                                  "/static/js/main.js", "/openapi.json"])
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/play/classic", "/api/variants", "/api/nothing", "/static/js/main.js", "/openapi.json"],
+)
 def test_every_answer_has_the_security_headers(client: TestClient, path: str) -> None:
     headers = client.get(path).headers
     policy = headers["content-security-policy"]

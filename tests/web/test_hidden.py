@@ -98,8 +98,9 @@ class Watcher:
         return body
 
 
-@pytest.mark.parametrize(("variant", "deal"), [("improved", None), ("classic", None),
-                                               ("improved", 42)])
+@pytest.mark.parametrize(
+    ("variant", "deal"), [("improved", None), ("classic", None), ("improved", 42)]
+)
 def test_no_answer_shows_a_hidden_card(client: TestClient, variant: str, deal: int | None) -> None:
     rng = random.Random(f"{variant}{deal}")
     created = client.post("/api/games", json={"variant": variant, "deal": deal})
@@ -128,9 +129,7 @@ def test_no_answer_shows_a_hidden_card(client: TestClient, variant: str, deal: i
             legal = game["legal"]
             preferred = [m for m in legal if m in ("S", "D") or m.endswith(">F")]
             choice = rng.choice(preferred if preferred and rng.random() < 0.5 else legal)
-            answer = client.post(
-                f"{base}/moves", json={"move": choice, "expect": game["revision"]}
-            )
+            answer = client.post(f"{base}/moves", json={"move": choice, "expect": game["revision"]})
         body = watcher.check(answer)
         if answer.status_code == 200:
             game = body

@@ -20,13 +20,17 @@ def test_new_games_per_minute_are_capped(database: Database) -> None:
     settings = ServerSettings(games_per_minute=3, fill_winnable=False)
     app = create_app(database, settings=settings)
     record = {"format": "milligan-record/1", "variant": "classic", "deal": 1, "moves": []}
-    with TestClient(app, base_url="http://localhost") as alice, \
-            TestClient(app, base_url="http://localhost") as bob:
+    with (
+        TestClient(app, base_url="http://localhost") as alice,
+        TestClient(app, base_url="http://localhost") as bob,
+    ):
         assert alice.post("/api/games/import", json=record).status_code == 201
         for _ in range(2):
             assert alice.post("/api/games", json={"variant": "spanish"}).status_code == 201
-        for answer in (alice.post("/api/games", json={}),
-                       alice.post("/api/games/import", json=record)):
+        for answer in (
+            alice.post("/api/games", json={}),
+            alice.post("/api/games/import", json=record),
+        ):
             assert answer.status_code == 429, answer.text
             body = answer.json()
             assert body["error"] == "too_many" and "3 new games a minute" in body["message"]

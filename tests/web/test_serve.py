@@ -42,8 +42,17 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "milligan.cli", "serve", "--port", str(self.port),
-             "--database", database, *extra],
+            [
+                sys.executable,
+                "-m",
+                "milligan.cli",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                database,
+                *extra,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env={**os.environ, **(env or {})},
@@ -268,9 +277,19 @@ def test_serve_refuses_a_bad_database(tmp_path: Path) -> None:
     folder = tmp_path / "not-a-file"
     folder.mkdir()
     result = subprocess.run(
-        [sys.executable, "-m", "milligan.cli", "serve", "--port", str(free_port()),
-         "--database", str(folder)],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "milligan.cli",
+            "serve",
+            "--port",
+            str(free_port()),
+            "--database",
+            str(folder),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 2
     assert "cannot open the database" in result.stderr
@@ -310,8 +329,10 @@ def test_two_servers_on_one_database(shared: str) -> None:
     and two changes racing from the two servers on one revision: one wins, one gets 409."""
     first, second = Server(shared), Server(shared)
     try:
-        with httpx.Client(base_url=first.url, timeout=30) as one, \
-                httpx.Client(base_url=second.url, timeout=30) as two:
+        with (
+            httpx.Client(base_url=first.url, timeout=30) as one,
+            httpx.Client(base_url=second.url, timeout=30) as two,
+        ):
             game = one.post("/api/games", json={"variant": "classic", "deal": 42}).json()
             two.cookies = one.cookies  # the same player in both
             base = f"/api/games/{game['id']}"

@@ -71,18 +71,21 @@ def test_moves_go_on_while_solutions_wait(client: TestClient) -> None:
     client.app.state.solver_pool.help = held  # type: ignore[attr-defined]
     portal = client.portal  # type: ignore[attr-defined]
     assert portal is not None
-    portal.call(lambda: setattr(anyio.to_thread.current_default_thread_limiter(),
-                                "total_tokens", 1))
+    portal.call(
+        lambda: setattr(anyio.to_thread.current_default_thread_limiter(), "total_tokens", 1)
+    )
     games = []
     for number in range(4):
-        answer = client.post("/api/games", json={"variant": "classic", "deal": 42},
-                             headers=player_headers(number))
+        answer = client.post(
+            "/api/games", json={"variant": "classic", "deal": 42}, headers=player_headers(number)
+        )
         games.append(answer.json())
     answers: dict[int, Any] = {}
 
     def ask(number: int) -> None:
-        answers[number] = client.get(f"/api/games/{games[number]['id']}/solution",
-                                     headers=player_headers(number))
+        answers[number] = client.get(
+            f"/api/games/{games[number]['id']}/solution", headers=player_headers(number)
+        )
 
     askers = [threading.Thread(target=ask, args=(number,)) for number in range(1, 4)]
     for thread in askers:
@@ -90,8 +93,15 @@ def test_moves_go_on_while_solutions_wait(client: TestClient) -> None:
     for _ in askers:
         assert held.submitted.acquire(timeout=60)
     moved: list[Any] = []
-    mover = threading.Thread(target=lambda: moved.append(client.post(
-        f"/api/games/{games[0]['id']}/moves", json={"move": "5>F"}, headers=player_headers(0))))
+    mover = threading.Thread(
+        target=lambda: moved.append(
+            client.post(
+                f"/api/games/{games[0]['id']}/moves",
+                json={"move": "5>F"},
+                headers=player_headers(0),
+            )
+        )
+    )
     mover.start()
     mover.join(timeout=60)  # a guard against a hang, not a measure of speed
     assert moved and moved[0].status_code == 200
@@ -109,31 +119,46 @@ def test_one_request_per_player_and_a_bounded_queue(client: TestClient) -> None:
     pool.help = held  # type: ignore[assignment]
     pool.queue_limit = 2
     games = [
-        client.post("/api/games", json={"variant": "classic", "deal": 42},
-                    headers=player_headers(number)).json()
+        client.post(
+            "/api/games", json={"variant": "classic", "deal": 42}, headers=player_headers(number)
+        ).json()
         for number in range(3)
     ]
-    first = threading.Thread(target=lambda: client.get(
-        f"/api/games/{games[0]['id']}/solution", headers=player_headers(0)))
+    first = threading.Thread(
+        target=lambda: client.get(
+            f"/api/games/{games[0]['id']}/solution", headers=player_headers(0)
+        )
+    )
     first.start()
     assert held.submitted.acquire(timeout=60)
     again = client.get(f"/api/games/{games[0]['id']}/hint", headers=player_headers(0))
     assert again.status_code == 429 and again.json()["error"] == "too_many"
     assert "wait" in again.json()["message"]
-    second = threading.Thread(target=lambda: client.get(
-        f"/api/games/{games[1]['id']}/hint", headers=player_headers(1)))
+    second = threading.Thread(
+        target=lambda: client.get(f"/api/games/{games[1]['id']}/hint", headers=player_headers(1))
+    )
     second.start()
     assert held.submitted.acquire(timeout=60)
     full = client.get(f"/api/games/{games[2]['id']}/solution", headers=player_headers(2))
     assert full.status_code == 503 and full.json()["error"] == "busy"
     for job in held.jobs:
-        job.future.set_result(SimpleNamespace(result="unknown", moves=(), move=None,
-                                              win_chance=0.0, samples=0, plan=(),
-                                              repeats=False))
+        job.future.set_result(
+            SimpleNamespace(
+                result="unknown",
+                moves=(),
+                move=None,
+                win_chance=0.0,
+                samples=0,
+                plan=(),
+                repeats=False,
+            )
+        )
     first.join(timeout=60)
     second.join(timeout=60)
-    assert client.get(f"/api/games/{games[2]['id']}", headers=player_headers(2)).json()[
-        "assisted"] is False  # the refused solution was not counted
+    assert (
+        client.get(f"/api/games/{games[2]['id']}", headers=player_headers(2)).json()["assisted"]
+        is False
+    )  # the refused solution was not counted
 
 
 class GoneAfter:
@@ -150,6 +175,7 @@ class GoneAfter:
 def test_a_job_whose_client_goes_is_stopped_in_the_worker() -> None:
     pool = SolverPool()
     try:
+
         async def scenario() -> None:
             with pytest.raises(ApiError) as gone:
                 await pool.run("alice", GoneAfter(2), time.sleep, 3600)  # type: ignore[arg-type]
@@ -210,8 +236,10 @@ def test_a_client_that_hangs_up_cancels_its_solution(app: Any) -> None:
 
         head = f"Host: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n".encode()
         body = b'{"variant": "classic", "deal": 42}'
-        created = send(b"POST /api/games HTTP/1.1\r\n" + head + b"Content-Type: application/json"
-                       b"\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+        created = send(
+            b"POST /api/games HTTP/1.1\r\n" + head + b"Content-Type: application/json"
+            b"\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body
+        )
         reply = b""
         while chunk := created.recv(65536):
             reply += chunk

@@ -57,16 +57,13 @@ def same_entry(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("variant", list(PRESETS))
-def test_twin_games_get_the_same_answers_from_every_route(
-    new_client: Any, variant: str
-) -> None:
+def test_twin_games_get_the_same_answers_from_every_route(new_client: Any, variant: str) -> None:
     order, twin_order = twin_orders(variant, 17)
     assert order != twin_order
     clients: list[TestClient] = [new_client(), new_client()]
     ids = []
     for client, cards in zip(clients, (order, twin_order), strict=True):
-        record = {"format": "milligan-record/1", "variant": variant, "order": cards,
-                  "moves": []}
+        record = {"format": "milligan-record/1", "variant": variant, "order": cards, "moves": []}
         answer = client.post("/api/games/import", json=record)
         assert answer.status_code == 201, answer.text
         ids.append(answer.json()["id"])
@@ -76,8 +73,9 @@ def test_twin_games_get_the_same_answers_from_every_route(
         answers = []
         for client, game_id in zip(clients, ids, strict=True):
             url = path.format(id=game_id)
-            answers.append(client.request(method, url, json=body) if method == "POST"
-                           else client.get(url))
+            answers.append(
+                client.request(method, url, json=body) if method == "POST" else client.get(url)
+            )
         return answers
 
     def hidden_still_hidden() -> bool:

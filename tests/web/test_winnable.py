@@ -58,8 +58,13 @@ def test_the_pool_is_filled_in_the_background_worker_and_each_deal_dealt_once(
 
 
 def test_an_unwinnable_variant_gets_503_after_a_bounded_effort(client: TestClient) -> None:
-    hopeless = {"decks": 1, "columns": 2, "opening_rows": 1, "face_down_rows": 0,
-                "reprieve": "none"}
+    hopeless = {
+        "decks": 1,
+        "columns": 2,
+        "opening_rows": 1,
+        "face_down_rows": 0,
+        "reprieve": "none",
+    }
     body = assert_error(
         client.post("/api/games", json={"variant": hopeless, "winnable": True}),
         503,
@@ -81,8 +86,13 @@ def test_winnable_deals_of_other_variants(client: TestClient, variant: str) -> N
 
 def test_a_custom_variant_takes_its_deals_from_the_pool_by_its_key(client: TestClient) -> None:
     app: Any = client.app
-    settings = {"decks": 1, "columns": 6, "opening_rows": 2, "face_down_rows": 1,
-                "reprieve": "strict"}
+    settings = {
+        "decks": 1,
+        "columns": 6,
+        "opening_rows": 2,
+        "face_down_rows": 1,
+        "reprieve": "strict",
+    }
     key = Variant.from_json(settings).key
     assert key == (
         '{"columns":6,"decks":1,"face_down_rows":1,"opening_rows":2,"reprieve":"strict"}'

@@ -118,13 +118,22 @@ class Analysis:
             "still_winnable": self.still_winnable,
             "note": self.note,
             "verdicts": [
-                {"index": probe.index, "verdict": probe.verdict, "positions": probe.positions,
-                 "seconds": round(probe.seconds, 3)}
+                {
+                    "index": probe.index,
+                    "verdict": probe.verdict,
+                    "positions": probe.positions,
+                    "seconds": round(probe.seconds, 3),
+                }
                 for probe in self.verdicts
             ],
             "fair_drops": [
-                {"first": drop.first, "index": drop.index, "move": str(drop.move),
-                 "before": drop.before, "after": drop.after}
+                {
+                    "first": drop.first,
+                    "index": drop.index,
+                    "move": str(drop.move),
+                    "before": drop.before,
+                    "after": drop.after,
+                }
                 for drop in self.fair_drops
             ],
             "seconds": round(self.seconds, 3),
@@ -172,8 +181,12 @@ def analyse(
     low, high = -1, count + 1  # highest proven won, lowest proven lost
 
     def probe(index: int) -> Verdict:
-        result = solve(positions[index], timeout=timeout, max_positions=max_positions,
-                       max_memory_mb=max_memory_mb)
+        result = solve(
+            positions[index],
+            timeout=timeout,
+            max_positions=max_positions,
+            max_memory_mb=max_memory_mb,
+        )
         probes.append(Probe(index, result.result, result.positions, result.seconds))
         if result.result == "won":
             wins[index] = _checked(positions[index], result.moves)
@@ -183,9 +196,20 @@ def analyse(
 
     first = probe(0)
     if first == "lost":
-        return _finish(began, count, moves, probes, wins, fair_drops=(),
-                       turning=None, span=None, low=-1, never=True, still=False,
-                       note="the deal was never winnable: the start position is proven lost")
+        return _finish(
+            began,
+            count,
+            moves,
+            probes,
+            wins,
+            fair_drops=(),
+            turning=None,
+            span=None,
+            low=-1,
+            never=True,
+            still=False,
+            note="the deal was never winnable: the start position is proven lost",
+        )
     if first == "won":
         low = 0
     if count > 0 and len(probes) < cap:
@@ -208,30 +232,63 @@ def analyse(
 
     drops = _fair_drops(game, fair_samples, fair_positions, fair_points, seed) if fair else ()
     if low == count:
-        return _finish(began, count, moves, probes, wins, drops, turning=None, span=None,
-                       low=low, never=False, still=True,
-                       note="the last position can still be won: no move threw the win away")
+        return _finish(
+            began,
+            count,
+            moves,
+            probes,
+            wins,
+            drops,
+            turning=None,
+            span=None,
+            low=low,
+            never=False,
+            still=True,
+            note="the last position can still be won: no move threw the win away",
+        )
     if low >= 0 and high == low + 1:
         move = moves[low]
-        return _finish(began, count, moves, probes, wins, drops, turning=high, span=None,
-                       low=low, never=False, still=False,
-                       note=f"move {high} of {count} ({move}) threw the win away: the position "
-                       "before it can be won, the one after it is proven lost")
+        return _finish(
+            began,
+            count,
+            moves,
+            probes,
+            wins,
+            drops,
+            turning=high,
+            span=None,
+            low=low,
+            never=False,
+            still=False,
+            note=f"move {high} of {count} ({move}) threw the win away: the position "
+            "before it can be won, the one after it is proven lost",
+        )
     first_move, last_move = max(low + 1, 1), min(high, count)
     reasons = [f"the turning point was not pinned: it lies in moves {first_move}-{last_move}"]
     if unknown:
-        reasons.append(f"{len(unknown)} solve(s) ran out of budget (unknown), which narrows "
-                       "nothing")
+        reasons.append(
+            f"{len(unknown)} solve(s) ran out of budget (unknown), which narrows nothing"
+        )
     if low < 0:
-        reasons.append("no position was proven winnable, so the deal may never have been "
-                       "winnable")
+        reasons.append("no position was proven winnable, so the deal may never have been winnable")
     if high > count:
         reasons.append("no position was proven lost, so the end may still be winnable")
     if len(probes) >= cap:
         reasons.append(f"the analysis stopped after {cap} solves")
-    return _finish(began, count, moves, probes, wins, drops, turning=None,
-                   span=(first_move, last_move), low=low, never=False, still=False,
-                   note="; ".join(reasons))
+    return _finish(
+        began,
+        count,
+        moves,
+        probes,
+        wins,
+        drops,
+        turning=None,
+        span=(first_move, last_move),
+        low=low,
+        never=False,
+        still=False,
+        note="; ".join(reasons),
+    )
 
 
 def _finish(
@@ -252,8 +309,20 @@ def _finish(
     better_from = low if low >= 0 else None
     better = wins.get(low, ()) if low >= 0 else ()
     move = moves[turning - 1] if turning is not None else None
-    return Analysis(count, turning, move, span, better_from, better, never, still, note,
-                    tuple(probes), fair_drops, time.monotonic() - began)
+    return Analysis(
+        count,
+        turning,
+        move,
+        span,
+        better_from,
+        better,
+        never,
+        still,
+        note,
+        tuple(probes),
+        fair_drops,
+        time.monotonic() - began,
+    )
 
 
 def _checked(start: Position, moves: Sequence[Move]) -> tuple[Move, ...]:
@@ -288,8 +357,9 @@ def _fair_drops(
 
     def chance(index: int) -> float:
         if index not in chances:
-            plan = decide(views[index], views[:index], samples=samples, seed=seed,
-                          max_positions=max_positions)
+            plan = decide(
+                views[index], views[:index], samples=samples, seed=seed, max_positions=max_positions
+            )
             chances[index] = plan.wins / plan.samples if plan.moves and plan.samples else 0.0
         return chances[index]
 

@@ -32,14 +32,32 @@ def register(subparsers: Any) -> None:
     )
     add_game_arguments(solve, number_default=None)
     solve.add_argument("record", nargs="?", metavar="RECORD.json", help="a milligan-record/1 file")
-    solve.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
-                       help="seconds before giving up (default 60)")
-    solve.add_argument("--max-positions", type=positive_int, default=None, metavar="N",
-                       help="expanded positions before giving up")
-    solve.add_argument("--max-memory", type=memory_mb, default=1024, metavar="MB",
-                       help="position table budget in MiB (default 1024)")
-    solve.add_argument("--json", action="store_true",
-                       help="print a milligan-record/1 record with result, positions, seconds")
+    solve.add_argument(
+        "--timeout",
+        type=positive_float,
+        default=60.0,
+        metavar="S",
+        help="seconds before giving up (default 60)",
+    )
+    solve.add_argument(
+        "--max-positions",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="expanded positions before giving up",
+    )
+    solve.add_argument(
+        "--max-memory",
+        type=memory_mb,
+        default=1024,
+        metavar="MB",
+        help="position table budget in MiB (default 1024)",
+    )
+    solve.add_argument(
+        "--json",
+        action="store_true",
+        help="print a milligan-record/1 record with result, positions, seconds",
+    )
     solve.set_defaults(handler=cmd_solve)
 
     hint = subparsers.add_parser(
@@ -51,8 +69,11 @@ def register(subparsers: Any) -> None:
     )
     hint.add_argument("record", metavar="RECORD.json", help="a milligan-record/1 file")
     _add_fair_arguments(hint)
-    hint.add_argument("--json", action="store_true",
-                      help="print the hint as JSON: move, win_chance, samples, wins, plan, repeats")
+    hint.add_argument(
+        "--json",
+        action="store_true",
+        help="print the hint as JSON: move, win_chance, samples, wins, plan, repeats",
+    )
     hint.set_defaults(handler=cmd_hint)
 
     from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
@@ -65,7 +86,7 @@ def register(subparsers: Any) -> None:
         "won, lost (a dead end) or resigned (no progress possible). At the default budget "
         f"({DEFAULT_SAMPLES} samples, {DEFAULT_POSITIONS:,} positions per decision) a game of "
         "classic takes about 12 CPU seconds on one core, the slowest of deals 1-400 40 seconds "
-        "(measured in docs/BENCHMARKS.md, \"The fair player\").",
+        '(measured in docs/BENCHMARKS.md, "The fair player").',
     )
     add_game_arguments(auto, number_default=None)
     auto.add_argument("record", nargs="?", metavar="RECORD.json", help="a milligan-record/1 file")
@@ -81,10 +102,20 @@ def register(subparsers: Any) -> None:
         "winning line from just before it. A won game has nothing to analyse (status 2).",
     )
     analyse.add_argument("record", metavar="RECORD.json", help="a milligan-record/1 file")
-    analyse.add_argument("--timeout", type=positive_float, default=10.0, metavar="S",
-                         help="seconds per solve (default 10)")
-    analyse.add_argument("--max-positions", type=positive_int, default=None, metavar="N",
-                         help="expanded positions per solve (makes the result reproducible)")
+    analyse.add_argument(
+        "--timeout",
+        type=positive_float,
+        default=10.0,
+        metavar="S",
+        help="seconds per solve (default 10)",
+    )
+    analyse.add_argument(
+        "--max-positions",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="expanded positions per solve (makes the result reproducible)",
+    )
     analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
     analyse.set_defaults(handler=cmd_analyse)
 
@@ -138,8 +169,9 @@ def _print_solution(args: argparse.Namespace, record: Record, result: SolveResul
         print(json.dumps(out))
         return 0
     rate = result.positions / result.seconds if result.seconds > 0 else 0.0
-    print(f"{result.result}: {result.positions} positions in {result.seconds:.2f} s "
-          f"({rate:,.0f}/s)")
+    print(
+        f"{result.result}: {result.positions} positions in {result.seconds:.2f} s ({rate:,.0f}/s)"
+    )
     if result.result == "won":
         print(f"{len(result.moves)} moves:")
         print(" ".join(str(move) for move in result.moves))
@@ -157,15 +189,26 @@ def cmd_hint(args: argparse.Namespace) -> int:
     move = None if result.move is None else str(result.move)
     plan = [str(step) for step in result.plan]
     if args.json:
-        print(json.dumps({"move": move, "win_chance": result.win_chance,
-                          "samples": result.samples, "wins": result.wins,
-                          "plan": plan, "repeats": result.repeats}))
+        print(
+            json.dumps(
+                {
+                    "move": move,
+                    "win_chance": result.win_chance,
+                    "samples": result.samples,
+                    "wins": result.wins,
+                    "plan": plan,
+                    "repeats": result.repeats,
+                }
+            )
+        )
         return 0
     print(f"move: {move if move is not None else 'none (nothing is legal)'}")
     if result.repeats:
         print("note: every legal move leads back to a position already reached")
-    print(f"win chance: about {result.win_chance:.0%} "
-          f"(the plan won {result.wins} of {result.samples} sampled deals)")
+    print(
+        f"win chance: about {result.win_chance:.0%} "
+        f"(the plan won {result.wins} of {result.samples} sampled deals)"
+    )
     if len(plan) > 1:
         print(f"plan: {' '.join(plan)}")
     return 0
@@ -185,8 +228,9 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out.to_dict()))
         return 0
-    print(f"{result} after {len(game.moves)} moves, "
-          f"{game.position.cards_on_foundations()} cards up")
+    print(
+        f"{result} after {len(game.moves)} moves, {game.position.cards_on_foundations()} cards up"
+    )
     print(" ".join(str(move) for move in game.moves))
     return 0
 
@@ -204,15 +248,21 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return 0
     print(found.note)
     if found.better_from is not None and found.better and not found.still_winnable:
-        print(f"a win from move {found.better_from + 1} on: "
-              + " ".join(str(move) for move in found.better))
+        print(
+            f"a win from move {found.better_from + 1} on: "
+            + " ".join(str(move) for move in found.better)
+        )
     elif found.still_winnable:
         print("a win from the end: " + " ".join(str(move) for move in found.better))
     for drop in found.fair_drops:
-        print(f"fair win chance fell from {drop.before:.0%} to {drop.after:.0%} "
-              f"over moves {drop.first}-{drop.index}")
-    print(f"{len(found.verdicts)} solves in {found.seconds:.1f} s: "
-          + ", ".join(f"{probe.index}={probe.verdict}" for probe in found.verdicts))
+        print(
+            f"fair win chance fell from {drop.before:.0%} to {drop.after:.0%} "
+            f"over moves {drop.first}-{drop.index}"
+        )
+    print(
+        f"{len(found.verdicts)} solves in {found.seconds:.1f} s: "
+        + ", ".join(f"{probe.index}={probe.verdict}" for probe in found.verdicts)
+    )
     return 0
 
 
@@ -230,14 +280,24 @@ def _samples(text: str) -> int:
 def _add_fair_arguments(parser: argparse.ArgumentParser) -> None:
     from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
 
-    parser.add_argument("--samples", type=_samples, default=DEFAULT_SAMPLES, metavar="K",
-                        help=f"sampled deals a decision is scored on (default {DEFAULT_SAMPLES}, "
-                        f"at most {MAX_SAMPLES})")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
-                        help="sampling seed (default 0)")
-    parser.add_argument("--max-positions", type=positive_int, default=DEFAULT_POSITIONS,
-                        metavar="N", help="positions one decision may expand in all "
-                        f"(default {DEFAULT_POSITIONS:,})")
+    parser.add_argument(
+        "--samples",
+        type=_samples,
+        default=DEFAULT_SAMPLES,
+        metavar="K",
+        help=f"sampled deals a decision is scored on (default {DEFAULT_SAMPLES}, "
+        f"at most {MAX_SAMPLES})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="sampling seed (default 0)"
+    )
+    parser.add_argument(
+        "--max-positions",
+        type=positive_int,
+        default=DEFAULT_POSITIONS,
+        metavar="N",
+        help=f"positions one decision may expand in all (default {DEFAULT_POSITIONS:,})",
+    )
 
 
 @contextmanager

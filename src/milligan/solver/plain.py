@@ -112,8 +112,7 @@ def _ordered(position: Position) -> list[Move]:
             target = columns[move.target - 1]
             base = source[len(source) - move.count]
             is_build = (
-                (not target and base.is_king)
-                or (bool(target) and base.can_go_on(target[-1]))
+                (not target and base.is_king) or (bool(target) and base.can_go_on(target[-1]))
             ) and move.count <= position.run_length(move.source)
             (builds if is_build else frees).append(move)
     return founds + builds + stops + frees + deals

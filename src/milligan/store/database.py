@@ -69,9 +69,25 @@ class GameRow:
 
 #: Columns of the ``games`` table, in the order of :class:`GameRow`'s fields.
 COLUMNS = (
-    "id", "player", "variant", "deal", "deal_order", "secret", "random", "moves", "redo",
-    "revision", "status", "assisted", "hints", "solutions", "imported", "seconds", "created",
-    "updated", "finished",
+    "id",
+    "player",
+    "variant",
+    "deal",
+    "deal_order",
+    "secret",
+    "random",
+    "moves",
+    "redo",
+    "revision",
+    "status",
+    "assisted",
+    "hints",
+    "solutions",
+    "imported",
+    "seconds",
+    "created",
+    "updated",
+    "finished",
 )
 
 #: Schema versions: each entry upgrades the database from the version before it.
@@ -155,8 +171,16 @@ STATS_VERSION = 3
 KEYS_VERSION = 4
 
 _STATS = (
-    "player", "variant", "played", "won", "current_streak", "best_streak", "best_time",
-    "fewest_moves", "hints", "solutions",
+    "player",
+    "variant",
+    "played",
+    "won",
+    "current_streak",
+    "best_streak",
+    "best_time",
+    "fewest_moves",
+    "hints",
+    "solutions",
 )
 #: Typed placeholders (PostgreSQL cannot guess the type of a NULL in a SELECT list).
 _STATS_VALUES = (
@@ -313,14 +337,16 @@ class Database(ABC):
     def insert_game(self, row: GameRow) -> None:
         """Save a new game (and its player, if new)."""
         marks = ", ".join("?" * len(COLUMNS))
-        self._write([
-            (
-                "INSERT INTO players (id, created) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
-                (row.player, row.created),
-            ),
-            (f"INSERT INTO games ({', '.join(COLUMNS)}) VALUES ({marks})", _to_sql(row)),
-            *self._stats_changes(None, row),
-        ])
+        self._write(
+            [
+                (
+                    "INSERT INTO players (id, created) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+                    (row.player, row.created),
+                ),
+                (f"INSERT INTO games ({', '.join(COLUMNS)}) VALUES ({marks})", _to_sql(row)),
+                *self._stats_changes(None, row),
+            ]
+        )
 
     def game(self, game_id: str) -> GameRow | None:
         """The game with this id, or None."""
@@ -359,10 +385,14 @@ class Database(ABC):
 
     def add_winnable(self, variant: str, deal: int) -> None:
         """Keep a deal number proven won, to be dealt once."""
-        self._write([(
-            "INSERT INTO winnable (variant, deal) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            (variant, str(deal)),
-        )])
+        self._write(
+            [
+                (
+                    "INSERT INTO winnable (variant, deal) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (variant, str(deal)),
+                )
+            ]
+        )
 
     def count_winnable(self, variant: str) -> int:
         """How many proven-won deals wait for ``variant``."""
@@ -375,9 +405,9 @@ class Database(ABC):
             rows = self._read("SELECT deal FROM winnable WHERE variant = ? LIMIT 1", (variant,))
             if not rows:
                 return None
-            (count,) = self._write([
-                ("DELETE FROM winnable WHERE variant = ? AND deal = ?", (variant, rows[0][0]))
-            ])
+            (count,) = self._write(
+                [("DELETE FROM winnable WHERE variant = ? AND deal = ?", (variant, rows[0][0]))]
+            )
             if count == 1:
                 return int(rows[0][0])
         return None
@@ -386,10 +416,14 @@ class Database(ABC):
 
     def add_daily_game(self, game_id: str, player: str, day: str, variant: str) -> None:
         """Mark a saved game as the daily deal of ``day`` (``YYYY-MM-DD``) for ``variant``."""
-        self._write([(
-            "INSERT INTO daily_games (game_id, player, day, variant) VALUES (?, ?, ?, ?)",
-            (game_id, player, day, variant),
-        )])
+        self._write(
+            [
+                (
+                    "INSERT INTO daily_games (game_id, player, day, variant) VALUES (?, ?, ?, ?)",
+                    (game_id, player, day, variant),
+                )
+            ]
+        )
 
     def daily_day(self, game_id: str, player: str) -> str | None:
         """The date (``YYYY-MM-DD``) of the daily deal this game of ``player`` is, or None."""
@@ -440,11 +474,13 @@ class Database(ABC):
                         ("UPDATE games SET variant = ? WHERE variant = ?", (key, text))
                     )
                 else:  # a deal may already wait under the key: keep one
-                    statements.append((
-                        "INSERT INTO winnable (variant, deal) SELECT ?, deal FROM winnable "
-                        "WHERE variant = ? ON CONFLICT DO NOTHING",
-                        (key, text),
-                    ))
+                    statements.append(
+                        (
+                            "INSERT INTO winnable (variant, deal) SELECT ?, deal FROM winnable "
+                            "WHERE variant = ? ON CONFLICT DO NOTHING",
+                            (key, text),
+                        )
+                    )
                     statements.append(("DELETE FROM winnable WHERE variant = ?", (text,)))
         return statements
 
@@ -462,10 +498,12 @@ class Database(ABC):
         statements: list[tuple[str, Sequence[Any]]] = []
         for player, games in by_player.items():
             for key, figures in statistics(games, rounded=False).items():
-                statements.append((
-                    f"INSERT INTO player_stats ({', '.join(_STATS)}) VALUES ({_STATS_VALUES})",
-                    (player, key, *(figures[name] for name in _STATS[2:])),
-                ))
+                statements.append(
+                    (
+                        f"INSERT INTO player_stats ({', '.join(_STATS)}) VALUES ({_STATS_VALUES})",
+                        (player, key, *(figures[name] for name in _STATS[2:])),
+                    )
+                )
         return statements
 
     def _stats_changes(
@@ -495,10 +533,15 @@ class Database(ABC):
             figures = statistics([*games, after], rounded=False)[key]
             values = (after.player, key, *(figures[name] for name in _STATS[2:]))
             return [
-                ("DELETE FROM player_stats WHERE player = ? AND variant = ? AND " + _MARK,
-                 (after.player, key, *mark)),
-                (f"INSERT INTO player_stats ({', '.join(_STATS)}) SELECT {_STATS_VALUES} "
-                 "WHERE " + _MARK, (*values, *mark)),
+                (
+                    "DELETE FROM player_stats WHERE player = ? AND variant = ? AND " + _MARK,
+                    (after.player, key, *mark),
+                ),
+                (
+                    f"INSERT INTO player_stats ({', '.join(_STATS)}) SELECT {_STATS_VALUES} "
+                    "WHERE " + _MARK,
+                    (*values, *mark),
+                ),
             ]
         hints = after.hints - (before.hints if before else 0)
         solutions = after.solutions - (before.solutions if before else 0)
@@ -522,10 +565,22 @@ class Database(ABC):
                 "hints = hints + ?, solutions = solutions + ? "
                 "WHERE player = ? AND variant = ? AND " + _MARK,
                 (
-                    int(finished), won, won, int(finished), won,
-                    record, after.seconds, after.seconds,
-                    record, len(after.moves), len(after.moves),
-                    hints, solutions, after.player, key, *mark,
+                    int(finished),
+                    won,
+                    won,
+                    int(finished),
+                    won,
+                    record,
+                    after.seconds,
+                    after.seconds,
+                    record,
+                    len(after.moves),
+                    len(after.moves),
+                    hints,
+                    solutions,
+                    after.player,
+                    key,
+                    *mark,
                 ),
             ),
         ]

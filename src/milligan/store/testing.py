@@ -74,8 +74,9 @@ class TemporaryPostgres:
         self._run("initdb", "-D", str(data), "-U", "postgres", "-A", "trust", "-N", "-E", "UTF8")
         self.port = free_port()
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
-        self._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(self.folder / "log"),
-                  "-w", "start")
+        self._run(
+            "pg_ctl", "-D", str(data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
+        )
         self.create_database(self.database)
         return self
 

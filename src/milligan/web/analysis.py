@@ -42,8 +42,11 @@ router = APIRouter(
 def _finished_record(live: Live) -> Record:
     game = live.game
     if game.status == "playing":
-        raise ApiError(409, "not_over", "a game is analysed once it is over: the analysis "
-                       "uses full knowledge of the deal")
+        raise ApiError(
+            409,
+            "not_over",
+            "a game is analysed once it is over: the analysis uses full knowledge of the deal",
+        )
     if game.status == "won":
         raise ApiError(409, "won", "the game was won: there is nothing to analyse")
     return Record.of(game)

@@ -226,7 +226,7 @@ def create_app(
         version=_version(),
         description=(
             "Positions follow RULES.md §8: face-down cards are `??` and the stock is a count. "
-            "Errors are `{\"error\": CODE, \"message\": TEXT}`."
+            'Errors are `{"error": CODE, "message": TEXT}`.'
         ),
         docs_url=None,
         redoc_url=None,

@@ -48,7 +48,8 @@ def _deal_of(date_text: str | None, variant_id: str) -> tuple[datetime.date, int
     daily.check_variant(variant_id)
     if date > today:
         raise ApiError(
-            404, "not_yet",
+            404,
+            "not_yet",
             f"the daily deal of {date.isoformat()} is not out yet "
             f"(today is {today.isoformat()} UTC)",
         )
@@ -60,8 +61,11 @@ def _deal_of(date_text: str | None, variant_id: str) -> tuple[datetime.date, int
 
 def _game_summary(row: GameRow) -> DailyGamePublic:
     return DailyGamePublic(
-        id=row.id, status=row.status,  # type: ignore[arg-type]
-        moves=len(row.moves), seconds=round(row.seconds, 1), hints=row.hints,
+        id=row.id,
+        status=row.status,  # type: ignore[arg-type]
+        moves=len(row.moves),
+        seconds=round(row.seconds, 1),
+        hints=row.hints,
         assisted=row.assisted,
     )
 
@@ -81,17 +85,26 @@ def get_daily(
     share = None
     if row is not None and row.status != "playing":
         share = daily.share_text(
-            day, variant, won=row.status == "won", moves=len(row.moves),
-            seconds=row.seconds, hints=row.hints, base_url=str(request.base_url).rstrip("/"),
+            day,
+            variant,
+            won=row.status == "won",
+            moves=len(row.moves),
+            seconds=row.seconds,
+            hints=row.hints,
+            base_url=str(request.base_url).rstrip("/"),
         )
     return DailyPublic(
-        date=day.isoformat(), variant=variant, deal=number,
-        game=_game_summary(row) if row is not None else None, share=share,
+        date=day.isoformat(),
+        variant=variant,
+        deal=number,
+        game=_game_summary(row) if row is not None else None,
+        share=share,
     )
 
 
-@router.post("/games", status_code=201, response_model=GamePublic,
-             responses={429: {"model": ErrorPublic}})
+@router.post(
+    "/games", status_code=201, response_model=GamePublic, responses={429: {"model": ErrorPublic}}
+)
 async def start_daily(
     body: DailyCreate,
     player: PlayerDep,

@@ -34,6 +34,7 @@ def checked_id(game_id: str) -> str:
         raise GameNotFoundError(game_id)
     return game_id
 
+
 T = TypeVar("T")
 
 

@@ -27,18 +27,20 @@ from milligan.web.settings import ServerSettings
 BODY_LIMIT = 16 * 1024
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
-CONTENT_SECURITY_POLICY = "; ".join([
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self'",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-])
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self'",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 
 #: Sent with every answer.
 SECURITY_HEADERS = [
@@ -114,8 +116,10 @@ class GuardMiddleware:
 
 def _same_origin(origin: str, host: str) -> bool:
     parts = urlsplit(origin.strip().lower())
-    return parts.scheme in ("http", "https") and bool(parts.netloc) and (
-        parts.netloc == host.strip().lower()
+    return (
+        parts.scheme in ("http", "https")
+        and bool(parts.netloc)
+        and (parts.netloc == host.strip().lower())
     )
 
 

@@ -92,10 +92,15 @@ def _sources() -> Iterator[tuple[Path, list[tuple[str, str | None]]]]:
 
 def extract() -> Catalog:
     """The template catalog: every message the front end uses."""
-    template = Catalog(project="Milligan", version=__version__, domain=DOMAIN, fuzzy=False,
-                       msgid_bugs_address="",
-                       header_comment="# Messages of the Milligan browser game, from static/js and "
-                                      "static/index.html.\n#")
+    template = Catalog(
+        project="Milligan",
+        version=__version__,
+        domain=DOMAIN,
+        fuzzy=False,
+        msgid_bugs_address="",
+        header_comment="# Messages of the Milligan browser game, from static/js and "
+        "static/index.html.\n#",
+    )
     for path, messages in _sources():
         where = path.relative_to(HERE).as_posix()
         for singular, plural in messages:
@@ -111,8 +116,9 @@ def extract() -> Catalog:
         if existing is not None:
             existing.auto_comments.append(f"refusal reason {code}")
         else:
-            template.add(text, auto_comments=[f"refusal reason {code}"],
-                         locations=[("../errors.py", 0)])
+            template.add(
+                text, auto_comments=[f"refusal reason {code}"], locations=[("../errors.py", 0)]
+            )
     return template
 
 
@@ -127,8 +133,16 @@ def read_catalog(language: str) -> Catalog:
 
 def _write(catalog: Catalog, path: Path, *, template: bool = False) -> None:
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=100, omit_header=False, sort_output=False,
-             ignore_obsolete=True, include_previous=False, no_location=True)
+    write_po(
+        buffer,
+        catalog,
+        width=100,
+        omit_header=False,
+        sort_output=False,
+        ignore_obsolete=True,
+        include_previous=False,
+        no_location=True,
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     text = buffer.getvalue()
     # Dates in headers would change on every run; keep the files stable.

@@ -175,9 +175,7 @@ def list_games(
     response_model=GamePublic,
     responses={429: {"model": ErrorPublic}},
 )
-def import_game(
-    player: PlayerDep, games: GamesDep, quota: QuotaDep, body: RecordIn
-) -> GamePublic:
+def import_game(player: PlayerDep, games: GamesDep, quota: QuotaDep, body: RecordIn) -> GamePublic:
     """Import a ``milligan-record/1`` record as a new game (not counted in statistics)."""
     record = Record.from_dict(body.model_dump(exclude_none=True))
     quota.take(player)
@@ -265,15 +263,20 @@ def _seed(position: Position, revision: int) -> int:
     Two games that look the same get the same hint, whatever their hidden cards.
     """
     seen = position.observe()
-    text = json.dumps([
-        seen.variant.key,
-        [[str(card) if card is not None else "??" for card in column] for column in seen.columns],
-        seen.foundations,
-        seen.stock,
-        seen.reprieve,
-        sorted(seen.moved),
-        revision,
-    ])
+    text = json.dumps(
+        [
+            seen.variant.key,
+            [
+                [str(card) if card is not None else "??" for card in column]
+                for column in seen.columns
+            ],
+            seen.foundations,
+            seen.stock,
+            seen.reprieve,
+            sorted(seen.moved),
+            revision,
+        ]
+    )
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 

@@ -170,8 +170,18 @@ class ReasonPublic(BaseModel):
 
 class ErrorPublic(BaseModel):
     error: Literal[
-        "invalid", "illegal", "stale", "not_found", "too_large", "not_available", "too_many",
-        "busy", "not_json", "cross_origin", "unknown_host", "timeout",
+        "invalid",
+        "illegal",
+        "stale",
+        "not_found",
+        "too_large",
+        "not_available",
+        "too_many",
+        "busy",
+        "not_json",
+        "cross_origin",
+        "unknown_host",
+        "timeout",
     ]
     message: str
     cards: list[list[int]] | None = Field(

@@ -131,6 +131,4 @@ def solution_public(solved: Any) -> SolutionPublic:
 
 def stats_public(figures: Mapping[str, Mapping[str, Any]]) -> StatsPublic:
     """A player's statistics per variant key (:meth:`Database.statistics`)."""
-    return StatsPublic(
-        variants={key: VariantStats(**values) for key, values in figures.items()}
-    )
+    return StatsPublic(variants={key: VariantStats(**values) for key, values in figures.items()})

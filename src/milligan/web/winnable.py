@@ -59,9 +59,7 @@ class WinnableFiller:
     deal is taken) sets it going again.
     """
 
-    def __init__(
-        self, database: Database, lane: Lane, *, size: int, max_positions: int
-    ) -> None:
+    def __init__(self, database: Database, lane: Lane, *, size: int, max_positions: int) -> None:
         self.database = database
         self.lane = lane
         self.size = size
