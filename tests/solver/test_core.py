@@ -16,10 +16,10 @@ from milligan.position import Position
 from milligan.solver import compiled, solve
 from milligan.solver.plain import search as plain_search
 from milligan.solver.shorten import check_win, replay
-from milligan.variants import Variant
+from milligan.variants import ReprieveRule, Variant
 
 
-def small_position(rng: random.Random, rule: str) -> Position:
+def small_position(rng: random.Random, rule: ReprieveRule) -> Position:
     """A one-deck endgame: random foundation heights, the rest dealt at random."""
     heights = [rng.randint(7, 13) for _ in range(4)]
     left = [CARDS[s][r - 1] for s in range(4) for r in range(heights[s] + 1, 14)]
@@ -28,7 +28,7 @@ def small_position(rng: random.Random, rule: str) -> Position:
     stock_size = rng.randint(0, min(4, len(left)))
     for card in left[stock_size:]:
         columns[rng.randrange(4)].append(card)
-    variant = Variant(decks=1, columns=4, opening_rows=1, face_down_rows=0, reprieve=rule)  # type: ignore[arg-type]
+    variant = Variant(decks=1, columns=4, opening_rows=1, face_down_rows=0, reprieve=rule)
     return Position(
         variant,
         tuple(tuple(column) for column in columns),
@@ -46,7 +46,7 @@ needs_core = pytest.mark.skipif(
 
 @needs_core
 @pytest.mark.parametrize("rule", ["none", "free", "strict"])
-def test_core_agrees_with_plain_unpruned_search(rule: str) -> None:
+def test_core_agrees_with_plain_unpruned_search(rule: ReprieveRule) -> None:
     rng = random.Random(f"core-{rule}")
     starts = [small_position(rng, rule) for _ in range(40)]
     assert agreements(starts, plain_limit=4000) >= 10
@@ -99,7 +99,7 @@ def maybe_in_reprieve(rng: random.Random, start: Position, chance: float) -> Pos
 
 def mixed_position(rng: random.Random) -> Position:
     """A small endgame of one or two decks, maybe face-down cards, maybe in a reprieve."""
-    rule = rng.choice(["none", "free", "strict"])
+    rule: ReprieveRule = rng.choice(["none", "free", "strict"])
     decks = rng.choice([1, 2])
     ncols = rng.choice([3, 4, 5])
     heights = [sorted(rng.randint(8, 13) for _ in range(decks)) for _ in range(4)]
@@ -107,7 +107,7 @@ def mixed_position(rng: random.Random) -> Position:
     hidden = rng.choice([0, 1])
     variant = Variant(
         decks=decks, columns=ncols, opening_rows=1 + hidden, face_down_rows=hidden, reprieve=rule
-    )  # type: ignore[arg-type]
+    )
     start = Position(
         variant,
         tuple(tuple(column) for column in columns),
@@ -125,14 +125,14 @@ def test_core_agrees_on_two_deck_and_reprieve_endgames() -> None:
     assert agreements(starts, plain_limit=3000) >= 30
 
 
-def two_deck_position(rng: random.Random, rule: str) -> Position:
+def two_deck_position(rng: random.Random, rule: ReprieveRule) -> Position:
     """A two-deck endgame (eight foundations), a stock of up to two rows, maybe in a reprieve."""
     ncols = rng.choice([3, 4, 5])
     heights = [sorted(rng.randint(8, 13) for _ in range(2)) for _ in range(4)]
     columns, stock = deal_endgame(
         rng, ncols, heights, lambda n: rng.choice([0, ncols, 2 * ncols]) if n > 2 * ncols else 0
     )
-    variant = Variant(decks=2, columns=ncols, opening_rows=1, face_down_rows=0, reprieve=rule)  # type: ignore[arg-type]
+    variant = Variant(decks=2, columns=ncols, opening_rows=1, face_down_rows=0, reprieve=rule)
     start = Position(
         variant,
         tuple(tuple(column) for column in columns),
@@ -145,7 +145,7 @@ def two_deck_position(rng: random.Random, rule: str) -> Position:
 
 @needs_core
 @pytest.mark.parametrize("rule", ["none", "free", "strict"])
-def test_two_deck_losses_agree_with_the_plain_search(rule: str) -> None:
+def test_two_deck_losses_agree_with_the_plain_search(rule: ReprieveRule) -> None:
     """Every two-deck "lost" of the core is one of the unpruned search, with its position count.
 
     Reductions 4 (safe foundation moves, condition (a)) and 7 (column order)
