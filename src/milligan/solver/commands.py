@@ -85,7 +85,7 @@ def register(subparsers: Any) -> None:
         "from the position a record reaches, and print the game as a record with its result: "
         "won, lost (a dead end) or resigned (no progress possible). At the default budget "
         f"({DEFAULT_SAMPLES} samples, {DEFAULT_POSITIONS:,} positions per decision) a game of "
-        "classic takes about 16 CPU seconds on one core, the slowest of deals 1-2000 64 seconds "
+        "classic takes about 16 CPU seconds on one core, the slowest of deals 1-2400 93 seconds "
         '(measured in docs/BENCHMARKS.md, "The fair player").',
     )
     add_game_arguments(auto, number_default=None)
