@@ -26,6 +26,8 @@ def test_the_section_the_boundary_test_cites_exists() -> None:
 def test_the_commands_match_test_sh() -> None:
     script = (ROOT / "test.sh").read_text(encoding="utf-8")
     assert "ruff check src tests bench" in script and "ruff check src tests bench" in TEXT
+    assert "ruff format --check --quiet src tests bench" in script
+    assert "ruff format src tests bench" in TEXT
     mypy = next(line for line in TEXT.splitlines() if "python3 -m mypy --strict" in line)
     for module in re.findall(r"\{([a-z,]+)\}\.py", script)[0].split(","):
         assert module in mypy, module
