@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from milligan import daily
 
-
-def play(*args: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """The real ``milligan play`` with typed lines on a pipe."""
-    script = Path(sys.executable).with_name("milligan")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "milligan.cli"]
-    return subprocess.run(
-        [*command, "play", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "NO_COLOR": "1"},
-        cwd=cwd,
-    )
+from .test_play import play
 
 
 def test_an_earlier_day_then_resign_prints_the_share_text(tmp_path: Path) -> None:
