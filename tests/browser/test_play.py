@@ -656,3 +656,69 @@ def test_a_foundation_hint_lights_the_card_and_the_foundations(page: Page, serve
     expect(page.locator(".foundations.hint-target")).to_be_visible()
     expect(page.locator(".tableau .card.hinted")).to_have_count(1)
     expect(page.locator(".tableau .card.hinted")).to_have_attribute("data-card", re.compile("^Q"))
+
+
+RANK_WORDS = [
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+]
+SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def plan_in_words(variant: str, deal: int, plan: list[str]) -> list[str]:
+    """The English words the page should use for each move of a plan, found with the engine."""
+    from milligan.game import Game
+
+    game = Game.new(variant, deal)
+    words = []
+    for text in plan:
+        if text == "D":
+            words.append("Deal a row")
+        elif text == "S":
+            words.append("End the reprieve")
+        else:
+            source, _, target = text.partition(">")
+            column, _, count = source.partition(":")
+            cards = game.position.columns[int(column) - 1]
+            base = str(cards[len(cards) - int(count or 1)])
+            name = f"{RANK_WORDS[RANKS.index(base[0])]} of {SUIT_WORDS[base[1]]}"
+            if target == "F":
+                words.append(f"{name} from column {column} to a foundation")
+            elif int(count or 1) > 1:
+                words.append(
+                    f"{name} and the cards above it from column {column} to column {target}"
+                )
+            else:
+                words.append(f"{name} from column {column} to column {target}")
+        game.play(text)
+    return words
+
+
+def test_a_hint_says_its_plan_in_words(page: Page, server: str) -> None:
+    game_id = start(page, server, "classic", 1)
+    page.locator('[data-action="hint"]').click()
+    message = page.locator(".message")
+    expect(message).to_contain_text("Then: ", timeout=60_000)
+    # the player has not moved, so the server answers again with the same plan
+    hint = json.loads(
+        page.evaluate("async (id) => (await fetch(`/api/games/${id}/hint`)).text()", game_id)
+    )
+    words = plan_in_words("classic", 1, hint["plan"])
+    later = "; ".join(words[1:4])
+    if len(words) > 4:
+        more = len(words) - 4
+        later += f"; and {more} more move" + ("s" if more > 1 else "")
+    expect(message).to_contain_text(f"Hint: {words[0]}")
+    expect(message).to_contain_text(f"Then: {later}")
+    assert not re.search(r"\d>\d|\d>F", message.inner_text())  # no raw notation

@@ -1,10 +1,13 @@
 // Help from the solver: a fair hint (the plan's next moves) and the full-knowledge solution.
 
 import { announce } from "./dom.js";
-import { t } from "./i18n.js";
+import { nt, t } from "./i18n.js";
 import { api } from "./api.js";
-import { describeMove } from "./moves.js";
+import { describeMove, describePlan } from "./moves.js";
 import { errorText } from "./reasons.js";
+
+// How many of the plan's later moves the hint spells out; the rest are counted.
+const PLAN_IN_WORDS = 3;
 
 /** Ask for a hint and show it on the table, for a view ({id, state, destroyed}). */
 export async function showHint(view) {
@@ -25,8 +28,13 @@ export async function showHint(view) {
       ? t("estimated chance of winning: {p}% over {n} sampled deals",
         { p: Math.round(hint.win_chance * 100), n: hint.samples }) : "";
     let text = t("Hint: {move}", { move: words }) + (chance ? ` (${chance})` : "");
-    const next = (hint.plan || []).slice(1);
-    if (next.length) text += ". " + t("Then: {moves}", { moves: next.join(", ") });
+    const next = describePlan(hint.plan || [], state.game).slice(1);
+    if (next.length) {
+      let moves = next.slice(0, PLAN_IN_WORDS).join("; ");
+      const more = next.length - PLAN_IN_WORDS;
+      if (more > 0) moves += "; " + nt("and {n} more move", "and {n} more moves", more);
+      text += ". " + t("Then: {moves}", { moves });
+    }
     if (hint.repeats) text += ". " + t("Every legal move leads back to a position already reached.");
     state.showHint(game, hint, text);
     announce(text);

@@ -60,6 +60,27 @@ export function describeMove(text, game) {
     { card: name, source: move.source, target: move.target });
 }
 
+/**
+ * Describe the moves of a plan in words, each from the position the moves
+ * before it leave. A plan shows nothing new before its last move (a deal or a
+ * card turned up), so its cards can be followed on the visible table.
+ */
+export function describePlan(moves, game) {
+  const columns = game.columns.map((cards) => [...cards]);
+  return moves.map((text) => {
+    const words = describeMove(text, { ...game, columns });
+    const move = parseMove(text);
+    if (move && move.kind === "F") {
+      columns[move.source - 1].pop();
+    } else if (move && move.kind === "C") {
+      const source = columns[move.source - 1] || [];
+      const run = source.splice(source.length - move.count, move.count);
+      (columns[move.target - 1] || []).push(...run);
+    }
+    return words;
+  });
+}
+
 /** How many rows the stock still holds. */
 export function rowsLeft(game) {
   return Math.ceil(game.stock / game.columns.length);
