@@ -30,6 +30,7 @@ deals.  Stretches where it fell most are the ``fair_drops``.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -194,14 +195,12 @@ def analyse(
             unknown.add(index)
         return result.result
 
+    # every answer below shares these; they differ in what was found
+    finish = functools.partial(_finish, began, count, moves, probes, wins)
+
     first = probe(0)
     if first == "lost":
-        return _finish(
-            began,
-            count,
-            moves,
-            probes,
-            wins,
+        return finish(
             fair_drops=(),
             turning=None,
             span=None,
@@ -232,12 +231,7 @@ def analyse(
 
     drops = _fair_drops(game, fair_samples, fair_positions, fair_points, seed) if fair else ()
     if low == count:
-        return _finish(
-            began,
-            count,
-            moves,
-            probes,
-            wins,
+        return finish(
             drops,
             turning=None,
             span=None,
@@ -248,12 +242,7 @@ def analyse(
         )
     if low >= 0 and high == low + 1:
         move = moves[low]
-        return _finish(
-            began,
-            count,
-            moves,
-            probes,
-            wins,
+        return finish(
             drops,
             turning=high,
             span=None,
@@ -275,12 +264,7 @@ def analyse(
         reasons.append("no position was proven lost, so the end may still be winnable")
     if len(probes) >= cap:
         reasons.append(f"the analysis stopped after {cap} solves")
-    return _finish(
-        began,
-        count,
-        moves,
-        probes,
-        wins,
+    return finish(
         drops,
         turning=None,
         span=(first_move, last_move),
