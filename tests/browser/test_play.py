@@ -715,7 +715,7 @@ def test_a_hint_says_its_plan_in_words(page: Page, server: str) -> None:
         page.evaluate("async (id) => (await fetch(`/api/games/${id}/hint`)).text()", game_id)
     )
     words = plan_in_words("classic", 1, hint["plan"])
-    later = "; ".join(words[1:4])
+    later = "; ".join(text[0].lower() + text[1:] for text in words[1:4])
     if len(words) > 4:
         more = len(words) - 4
         later += f"; and {more} more move" + ("s" if more > 1 else "")

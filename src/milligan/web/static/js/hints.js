@@ -1,7 +1,7 @@
 // Help from the solver: a fair hint (the plan's next moves) and the full-knowledge solution.
 
 import { announce } from "./dom.js";
-import { nt, t } from "./i18n.js";
+import { language, nt, t } from "./i18n.js";
 import { api } from "./api.js";
 import { describeMove, describePlan } from "./moves.js";
 import { errorText } from "./reasons.js";
@@ -28,7 +28,9 @@ export async function showHint(view) {
       ? t("estimated chance of winning: {p}% over {n} sampled deals",
         { p: Math.round(hint.win_chance * 100), n: hint.samples }) : "";
     let text = t("Hint: {move}", { move: words }) + (chance ? ` (${chance})` : "");
-    const next = describePlan(hint.plan || [], state.game).slice(1);
+    // the later moves continue the sentence: "Then: deal a row", not "Then: Deal a row"
+    const next = describePlan(hint.plan || [], state.game).slice(1)
+      .map((words) => words.charAt(0).toLocaleLowerCase(language()) + words.slice(1));
     if (next.length) {
       let moves = next.slice(0, PLAN_IN_WORDS).join("; ");
       const more = next.length - PLAN_IN_WORDS;
