@@ -30,7 +30,7 @@ export async function showHint(view) {
     let text = t("Hint: {move}", { move: words }) + (chance ? ` (${chance})` : "");
     // the later moves continue the sentence: "Then: deal a row", not "Then: Deal a row"
     const next = describePlan(hint.plan || [], state.game).slice(1)
-      .map((words) => words.charAt(0).toLocaleLowerCase(language()) + words.slice(1));
+      .map((phrase) => phrase.charAt(0).toLocaleLowerCase(language()) + phrase.slice(1));
     if (next.length) {
       let moves = next.slice(0, PLAN_IN_WORDS).join("; ");
       const more = next.length - PLAN_IN_WORDS;

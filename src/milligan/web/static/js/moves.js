@@ -71,7 +71,7 @@ export function describePlan(moves, game) {
     const words = describeMove(text, { ...game, columns });
     const move = parseMove(text);
     if (move && move.kind === "F") {
-      columns[move.source - 1].pop();
+      (columns[move.source - 1] || []).pop();
     } else if (move && move.kind === "C") {
       const source = columns[move.source - 1] || [];
       const run = source.splice(source.length - move.count, move.count);
