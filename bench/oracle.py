@@ -3,6 +3,7 @@
     python bench/oracle.py                          # classic deals 1-40: rows 0, 1 and 12
     python bench/oracle.py --deals 41-100 --rows 0,1 --workers 2
     python bench/oracle.py --rows 0,12 --rollout 3  # the look-ahead played out 3 stages
+    python bench/oracle.py --variant improved --rows 0,0+down  # told the face-down cards
 
 A diagnostic, not a player: it deliberately breaks the fair player's rule.
 For ``--rows K`` every sample the player draws keeps its shuffled cards
@@ -12,6 +13,8 @@ procedure is unchanged (candidate tables, one stage of look-ahead scored by
 the table heuristic), so the gap between K = 0 and K = 1 is what not knowing
 the next row costs, and the gap between K = 1 and 97% (the survey's
 complete-knowledge rate) is what the procedure itself leaves on the table.
+``K+down`` tells the samples the true face-down cards (``improved``) as well,
+so ``0+down`` is what the face-down cards alone cost.
 
 ``--rollout N`` plays the look-ahead out over N stages (``fair.ROLLOUT``;
 the shipped player looks one stage ahead), so a deeper procedure can be
@@ -37,16 +40,25 @@ from milligan.solver import fair
 from milligan.survey.runner import parse_deals
 
 
-def told(game: Game, rows: int) -> Callable[[Observation, random.Random], Position]:
-    """A sampler that draws as the fair player's does, then puts back the true next ``rows``."""
+def told(
+    game: Game, rows: int, down: bool = False
+) -> Callable[[Observation, random.Random], Position]:
+    """A sampler that draws as the fair player's does, then puts back the true next ``rows``.
+
+    With ``down`` the true face-down cards go back too.
+    """
     draw = fair.sample_position
 
     def sample(view: Observation, rng: random.Random) -> Position:
         world = draw(view, rng)
         truth = game.position
-        if rows == 0 or truth.observe() != view:
+        if (rows == 0 and not down) or truth.observe() != view:
             return world
         known = truth.stock[: rows * truth.variant.columns]
+        true_down = [
+            cards[:count] if down else (None,) * count
+            for cards, count in zip(truth.columns, truth.face_down, strict=True)
+        ]
         # The sample's hidden cards, face-down ones first, less the known rows,
         # go back to the face-down places and then behind the known rows.
         hidden = [
@@ -55,12 +67,17 @@ def told(game: Game, rows: int) -> Callable[[Observation, random.Random], Positi
             for card in cards[:down]
         ]
         hidden += world.stock
-        for card in known:
+        for card in [*known, *(card for cards in true_down for card in cards if card)]:
             hidden.remove(card)
         deal = iter(hidden)
         columns = tuple(
-            tuple(next(deal) if i < down else card for i, card in enumerate(cards))
-            for cards, down in zip(world.columns, world.face_down, strict=True)
+            tuple(
+                (truth_cards[i] or next(deal)) if i < count else card
+                for i, card in enumerate(cards)
+            )
+            for cards, count, truth_cards in zip(
+                world.columns, world.face_down, true_down, strict=True
+            )
         )
         return Position(
             world.variant,
@@ -75,39 +92,48 @@ def told(game: Game, rows: int) -> Callable[[Observation, random.Random], Positi
     return sample
 
 
-def play(job: tuple[str, int, int, int, int, int]) -> tuple[int, int, str, int, float]:
-    """(rows, deal, result, cards up, CPU seconds) of one autoplayed game."""
-    variant, deal, rows, rollout, samples, positions = job
+def play(job: tuple[str, int, str, int, int, int]) -> tuple[str, int, str, int, float]:
+    """(setting, deal, result, cards up, CPU seconds) of one autoplayed game."""
+    variant, deal, setting, rollout, samples, positions = job
+    rows, _, down = setting.partition("+")
     game = Game.new(variant, deal)
     began = time.process_time()
     with (
-        mock.patch.object(fair, "sample_position", told(game, rows)),
+        mock.patch.object(fair, "sample_position", told(game, int(rows), down == "down")),
         mock.patch.object(fair, "ROLLOUT", rollout),
     ):
         outcome = fair.autoplay(game, samples=samples, max_positions=positions)
     cpu = time.process_time() - began
-    return rows, deal, outcome.result, game.position.cards_on_foundations(), cpu
+    return setting, deal, outcome.result, game.position.cards_on_foundations(), cpu
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--deals", default="1-40", help="deal numbers, e.g. 1-40 or 3,7,10-12")
-    parser.add_argument("--rows", default="0,1,12", help="stock rows the samples know")
+    parser.add_argument(
+        "--rows",
+        default="0,1,12",
+        help="stock rows the samples know, each as K or K+down (the face-down cards too)",
+    )
     parser.add_argument("--rollout", type=int, default=fair.ROLLOUT, help="look-ahead stages")
     parser.add_argument("--samples", type=int, default=fair.DEFAULT_SAMPLES)
     parser.add_argument("--max-positions", type=int, default=fair.DEFAULT_POSITIONS)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
     deals = parse_deals(args.deals)
-    settings = [int(rows) for rows in args.rows.split(",")]
+    settings = [part.strip() for part in args.rows.split(",")]
+    for part in settings:
+        rows, plus, down = part.partition("+")
+        if not rows.isdigit() or (plus and down != "down"):
+            parser.error(f"--rows: {part!r} is not K or K+down")
     jobs = [
         (args.variant, deal, rows, args.rollout, args.samples, args.max_positions)
         for rows in settings
         for deal in deals
     ]
-    won: dict[int, set[int]] = {rows: set() for rows in settings}
-    cpu: dict[int, float] = dict.fromkeys(settings, 0.0)
+    won: dict[str, set[int]] = {rows: set() for rows in settings}
+    cpu: dict[str, float] = dict.fromkeys(settings, 0.0)
     with ProcessPoolExecutor(args.workers) as pool:
         for rows, deal, result, _up, seconds in pool.map(play, jobs):
             cpu[rows] += seconds
@@ -125,6 +151,8 @@ def main() -> None:
             f"| {rows} | {len(won[rows])} of {len(deals)} | {len(won[rows] - won[base])} "
             f"| {len(won[base] - won[rows])} | {cpu[rows] / len(deals):.1f} |"
         )
+    for rows in settings:  # to pair with other runs, such as the study's games
+        print(f"won with {rows}: {' '.join(map(str, sorted(won[rows]))) or '-'}")
 
 
 if __name__ == "__main__":
