@@ -59,20 +59,21 @@ def told(
             cards[:count] if down else (None,) * count
             for cards, count in zip(truth.columns, truth.face_down, strict=True)
         ]
-        # The sample's hidden cards, face-down ones first, less the known rows,
-        # go back to the face-down places and then behind the known rows.
+        # The sample's hidden cards, face-down ones first, less the known rows
+        # and the face-down cards told, fill the face-down places not told and
+        # then go behind the known rows.
         hidden = [
             card
-            for cards, down in zip(world.columns, world.face_down, strict=True)
-            for card in cards[:down]
+            for cards, count in zip(world.columns, world.face_down, strict=True)
+            for card in cards[:count]
         ]
         hidden += world.stock
-        for card in [*known, *(card for cards in true_down for card in cards if card)]:
+        for card in [*known, *(card for cards in true_down for card in cards if card is not None)]:
             hidden.remove(card)
         deal = iter(hidden)
         columns = tuple(
             tuple(
-                (truth_cards[i] or next(deal)) if i < count else card
+                (next(deal) if truth_cards[i] is None else truth_cards[i]) if i < count else card
                 for i, card in enumerate(cards)
             )
             for cards, count, truth_cards in zip(
