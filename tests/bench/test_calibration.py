@@ -2,31 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 from milligan.game import Game
 from milligan.solver import fair
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def load_calibration() -> ModuleType:
-    sys.path.insert(0, str(BENCH))  # it imports its neighbour resume.py
-    try:
-        spec = importlib.util.spec_from_file_location("bench_calibration", BENCH / "calibration.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCH))
-    return module
+from .conftest import load_bench
 
 
 def test_every_decision_after_a_deal_is_made_again_with_the_plan_the_game_played() -> None:
-    calibration = load_calibration()
+    calibration = load_bench("calibration")
     game = Game.new("classic", 3)
     ended = fair.autoplay(game, samples=4, max_positions=30_000)
     moves = tuple(str(move) for move in game.moves)

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from .conftest import load_bench
 
-def load_choices() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "choices.py"
-    spec = importlib.util.spec_from_file_location("bench_choices", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-choices = load_choices()
+choices = load_bench("choices")
 
 
 @pytest.mark.parametrize(

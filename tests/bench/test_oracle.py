@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
-from pathlib import Path
-from types import ModuleType
 
 from milligan.game import Game
 from milligan.position import Position
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def load_oracle() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_oracle", BENCH / "oracle.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from .conftest import load_bench
 
 
 def face_down(position: Position) -> list[tuple[object, ...]]:
@@ -33,7 +22,7 @@ def every_card(position: Position) -> Counter[str]:
 
 
 def test_told_the_face_down_cards_and_nothing_of_the_stock() -> None:
-    oracle = load_oracle()
+    oracle = load_bench("oracle")
     game = Game.new("improved", 7)
     truth = game.position
     fair = oracle.told(game, 0)(truth.observe(), random.Random(1))
@@ -45,7 +34,7 @@ def test_told_the_face_down_cards_and_nothing_of_the_stock() -> None:
 
 
 def test_told_the_next_row_but_not_the_face_down_cards() -> None:
-    oracle = load_oracle()
+    oracle = load_bench("oracle")
     game = Game.new("improved", 7)
     truth = game.position
     told = oracle.told(game, 1)(truth.observe(), random.Random(1))
