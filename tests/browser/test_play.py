@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from milligan.cards import Card
 from milligan.game import Game
+from milligan.moves import Move, MoveKind
 
 RANKS = "A23456789TJQK"
 
@@ -658,50 +659,27 @@ def test_a_foundation_hint_lights_the_card_and_the_foundations(page: Page, serve
     expect(page.locator(".tableau .card.hinted")).to_have_attribute("data-card", re.compile("^Q"))
 
 
-RANK_WORDS = [
-    "ace",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "jack",
-    "queen",
-    "king",
-]
-SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-
-
 def plan_in_words(variant: str, deal: int, plan: list[str]) -> list[str]:
     """The English words the page should use for each move of a plan, found with the engine."""
-    from milligan.game import Game
-
     game = Game.new(variant, deal)
     words = []
     for text in plan:
-        if text == "D":
+        move = Move.parse(text)
+        if move.kind is MoveKind.DEAL:
             words.append("Deal a row")
-        elif text == "S":
+        elif move.kind is MoveKind.STOP:
             words.append("End the reprieve")
         else:
-            source, _, target = text.partition(">")
-            column, _, count = source.partition(":")
-            cards = game.position.columns[int(column) - 1]
-            base = str(cards[len(cards) - int(count or 1)])
-            name = f"{RANK_WORDS[RANKS.index(base[0])]} of {SUIT_WORDS[base[1]]}"
-            if target == "F":
-                words.append(f"{name} from column {column} to a foundation")
-            elif int(count or 1) > 1:
-                words.append(
-                    f"{name} and the cards above it from column {column} to column {target}"
-                )
+            column = game.position.columns[move.source - 1]
+            base = column[len(column) - move.count]
+            name = f"{base.rank.name.lower()} of {base.suit.name.lower()}"
+            if move.kind is MoveKind.FOUNDATION:
+                where = "to a foundation"
             else:
-                words.append(f"{name} from column {column} to column {target}")
-        game.play(text)
+                where = f"to column {move.target}"
+            above = " and the cards above it" if move.count > 1 else ""
+            words.append(f"{name}{above} from column {move.source} {where}")
+        game.play(move)
     return words
 
 
@@ -722,3 +700,21 @@ def test_a_hint_says_its_plan_in_words(page: Page, server: str) -> None:
     expect(message).to_contain_text(f"Hint: {words[0]}")
     expect(message).to_contain_text(f"Then: {later}")
     assert not re.search(r"\d>\d|\d>F", message.inner_text())  # no raw notation
+
+
+def test_a_plan_is_described_from_the_table_its_moves_leave(page: Page, server: str) -> None:
+    # deal 42: the ace up opens a reprieve, 9C moves freely onto 5H, then builds on to TD;
+    # the third move's card is there only because of the second
+    start(page, server, "classic", 42)
+    plan = ["5>F", "3>4", "4>6", "S", "D"]
+    said = page.evaluate(
+        """async (plan) => {
+            const { describePlan } = await import("/static/js/moves.js");
+            const id = location.pathname.split("/").pop();
+            const game = await (await fetch(`/api/games/${id}`)).json();
+            return describePlan(plan, game);
+        }""",
+        plan,
+    )
+    assert said == plan_in_words("classic", 42, plan)
+    assert said[2] == "nine of clubs from column 4 to column 6"
