@@ -3,6 +3,7 @@
     python3 bench/calibration.py --deals 1-200 --workers 2
     python3 bench/calibration.py --variant strict --deals 1-200 --rows 11,8,5,2
     python3 bench/calibration.py --deals 1-200 --max-positions 2000000   # the browser's budget
+    python3 bench/calibration.py --variant spanish --rows 12,9,6,3,1 --dump spanish.jsonl
 
 A hint reports the share of its sampled deals that the complete-knowledge
 solver wins after the hinted plan, each sample solved as if its stock were
@@ -29,11 +30,17 @@ between the chance shown and the result, 0 or 1) is given beside the
 score of a hint that always showed the share of games won: lower is
 better.  The last column is the share of the decisions' samples whose
 solve ran out of positions, which count as not won.
+
+``--dump FILE`` also writes every decision as one JSON object a line
+(variant, deal, budget, rows left and in all, samples won and unsettled,
+and whether the game was won), the data ``bench/chancefit.py`` fits the
+shown chance's correction on.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections import defaultdict
@@ -110,6 +117,7 @@ def main() -> None:
         default="12,10,8,6,4,2,1",
         help="rows left in the stock at the decisions measured (12 in classic: the opening)",
     )
+    parser.add_argument("--dump", help="write every decision to this file, one JSON object a line")
     args = parser.parse_args()
     rows = tuple(int(text) for text in args.rows.split(","))
     games = shipped_games(args.results, args.variant, args.deals)
@@ -130,6 +138,8 @@ def main() -> None:
             by_rows[left].append(decision)
             decisions.append(decision)
     same = sum(1 for found in measured for *_, alike in found if alike)
+    if args.dump:
+        _dump(args.dump, args.variant, args.max_positions, games, measured)
     print(
         f"{args.variant}, {len(games)} games of deals {args.deals}, "
         f"{len(decisions)} decisions at {args.rows} rows left, "
@@ -151,6 +161,33 @@ def main() -> None:
     print(RULE)
     for left in sorted(by_rows, reverse=True):
         _print(str(left), by_rows[left])
+
+
+def _dump(
+    path: str,
+    variant: str,
+    positions: int,
+    games: list[tuple[int, str, tuple[str, ...]]],
+    measured: list[list[tuple[int, int, int, int, bool]]],
+) -> None:
+    """Write every decision of ``measured`` to ``path`` as JSON lines."""
+    game = Game.new(variant, 1).position
+    total = math.ceil(len(game.stock) / game.variant.columns)
+    with open(path, "w", encoding="utf-8") as out:
+        for (deal, result, _), found in zip(games, measured, strict=True):
+            for left, wins, unsettled, samples, _ in found:
+                record = {
+                    "variant": variant,
+                    "deal": deal,
+                    "max_positions": positions,
+                    "rows_left": left,
+                    "rows": total,
+                    "samples": samples,
+                    "wins": wins,
+                    "unsettled": unsettled,
+                    "won": result == "won",
+                }
+                out.write(json.dumps(record) + "\n")
 
 
 def _print(label: str, rows: list[Decision]) -> None:

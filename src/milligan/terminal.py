@@ -192,8 +192,8 @@ class _Session:
         if advice.move is None:
             return "No legal move."
         text = (
-            f"Hint: {advice.move} (estimated chance of winning {advice.win_chance:.0%} "
-            f"over {advice.samples} sampled deals)"
+            f"Hint: {advice.move} (estimated chance of winning {advice.win_estimate:.0%}, "
+            f"from {advice.samples} sampled deals)"
         )
         if len(advice.plan) > 1:
             text += "; then " + " ".join(str(move) for move in advice.plan[1:])

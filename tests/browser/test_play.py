@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import time
@@ -508,7 +509,7 @@ def test_hint_and_solution_playback(page: Page, server: str) -> None:
     message = page.locator(".message")
     expect(message).to_contain_text("Hint: Deal a row", timeout=60_000)
     expect(message).to_contain_text("chance of winning: 100%")
-    expect(message).to_contain_text(re.compile(r"over \d+ sampled deals"))  # an estimate
+    expect(message).to_contain_text(re.compile(r"%, from \d+ sampled deals"))  # an estimate
     expect(page.locator(".stock.hinted")).to_be_visible()
     expect(page.locator(".foundations.hint-target")).to_have_count(0)
     page.locator('[data-action="solve"]').click()
@@ -700,6 +701,17 @@ def test_a_hint_says_its_plan_in_words(page: Page, server: str) -> None:
     expect(message).to_contain_text(f"Hint: {words[0]}")
     expect(message).to_contain_text(f"Then: {later}")
     assert not re.search(r"\d>\d|\d>F", message.inner_text())  # no raw notation
+    # the chance shown is the corrected estimate, not the raw share of samples won
+    percent = math.floor(100 * hint["win_estimate"] + 0.5)
+    assert hint["win_estimate"] != hint["win_chance"]
+    expect(message).to_contain_text(f"estimated chance of winning: {percent}%, from 16 sampled")
+    # French lists the moves with a space before each semicolon
+    page.get_by_role("button", name="Settings").click()
+    page.locator("#setting-language").select_option("fr")
+    page.keyboard.press("Escape")
+    page.locator('[data-action="hint"]').click()
+    expect(message).to_contain_text("Ensuite : ", timeout=60_000)
+    assert message.inner_text().count(" ; ") == min(len(words) - 2, 3)
 
 
 def test_a_plan_is_described_from_the_table_its_moves_leave(page: Page, server: str) -> None:

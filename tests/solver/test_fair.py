@@ -198,7 +198,15 @@ def test_hint_command_prints_the_plan(tmp_path: object) -> None:
     done = run("hint", str(path), "--json", "--samples", "2", "--max-positions", "20000")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
-    assert set(answer) == {"move", "win_chance", "samples", "wins", "plan", "repeats"}
+    assert set(answer) == {
+        "move",
+        "win_chance",
+        "win_estimate",
+        "samples",
+        "wins",
+        "plan",
+        "repeats",
+    }
     assert answer["plan"][0] == answer["move"]
     assert answer["samples"] == 2 and 0 <= answer["win_chance"] <= 1
 

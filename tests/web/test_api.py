@@ -467,10 +467,11 @@ def test_hint_and_solution_are_501_without_the_solver(
 def test_hint_from_the_solver(client: TestClient) -> None:
     game = new_game(client, variant="one-deck", deal=3)
     hint = client.get(f"/api/games/{game['id']}/hint").json()
-    assert set(hint) == {"move", "win_chance", "samples", "plan", "repeats"}
+    assert set(hint) == {"move", "win_chance", "win_estimate", "samples", "plan", "repeats"}
     assert hint["move"] in game["legal"] and hint["plan"][0] == hint["move"]
     assert hint["repeats"] is False
     assert 0.0 <= hint["win_chance"] <= 1.0 and hint["samples"] == 2
+    assert 0.0 <= hint["win_estimate"] <= 1.0
     assert client.get(f"/api/games/{game['id']}").json()["hints"] == 1
     assert client.get(f"/api/games/{game['id']}").json()["revision"] == 0
     client.get(f"/api/games/{game['id']}/hint")

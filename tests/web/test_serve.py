@@ -414,6 +414,7 @@ def test_the_browser_hints_with_the_fair_player_at_the_browsers_budget(database:
     assert body["samples"] == fair.DEFAULT_SAMPLES
     assert body["move"] == str(own.move) and body["plan"] == [str(m) for m in own.plan]
     assert body["win_chance"] == own.win_chance
+    assert body["win_estimate"] == own.win_estimate
 
 
 def test_without_the_compiled_core_hints_still_answer(database: str) -> None:

@@ -148,6 +148,7 @@ def test_one_request_per_player_and_a_bounded_queue(client: TestClient) -> None:
                 moves=(),
                 move=None,
                 win_chance=0.0,
+                win_estimate=0.0,
                 samples=0,
                 plan=(),
                 repeats=False,

@@ -72,7 +72,7 @@ def register(subparsers: Any) -> None:
     hint.add_argument(
         "--json",
         action="store_true",
-        help="print the hint as JSON: move, win_chance, samples, wins, plan, repeats",
+        help="print the hint as JSON: move, win_chance, win_estimate, samples, wins, plan, repeats",
     )
     hint.set_defaults(handler=cmd_hint)
 
@@ -194,6 +194,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
                 {
                     "move": move,
                     "win_chance": result.win_chance,
+                    "win_estimate": result.win_estimate,
                     "samples": result.samples,
                     "wins": result.wins,
                     "plan": plan,
@@ -206,8 +207,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
     if result.repeats:
         print("note: every legal move leads back to a position already reached")
     print(
-        f"win chance: about {result.win_chance:.0%} "
-        f"(the plan won {result.wins} of {result.samples} sampled deals)"
+        f"win chance: about {result.win_estimate:.0%} "
+        f"(an estimate; the plan won {result.wins} of {result.samples} sampled deals)"
     )
     if len(plan) > 1:
         print(f"plan: {' '.join(plan)}")

@@ -48,6 +48,7 @@ from milligan.game import Game
 from milligan.moves import DEAL, Move, MoveKind
 from milligan.position import Observation, Position
 from milligan.solver import compiled, plain
+from milligan.solver.estimate import estimate
 from milligan.solver.results import Hint
 from milligan.solver.sampling import sample_position
 from milligan.solver.shorten import simplify
@@ -143,14 +144,21 @@ def advise(
     only on the arguments: budgets count positions, not seconds.
     """
     chosen = decide(view, history, samples=samples, seed=seed, max_positions=max_positions)
-    return hint_of(chosen)
+    return hint_of(chosen, view)
 
 
-def hint_of(plan: Plan) -> Hint:
-    """The :class:`Hint` that starts ``plan``."""
-    move = plan.moves[0] if plan.moves else None
-    chance = plan.wins / plan.samples if plan.samples else 0.0
-    return Hint(move, chance, plan.samples, plan.wins, plan.moves, plan.repeats)
+def hint_of(plan: Plan, view: Observation, moves: Sequence[Move] | None = None) -> Hint:
+    """The :class:`Hint` that plays ``moves`` (by default all of ``plan``), decided at ``view``."""
+    moves = plan.moves if moves is None else tuple(moves)
+    return Hint(
+        moves[0] if moves else None,
+        plan.wins / plan.samples if plan.samples else 0.0,
+        estimate(view, plan.wins, plan.samples, plan.unsettled),
+        plan.samples,
+        plan.wins,
+        moves,
+        plan.repeats and moves == plan.moves,
+    )
 
 
 class Advisor:
@@ -186,8 +194,7 @@ class Advisor:
             step = len(history) - self._start
             line = (*history[self._start :], view)
             if 0 < step < len(plan.moves) and line == self._expected[: step + 1]:
-                rest = plan.moves[step:]
-                return Hint(rest[0], plan.wins / plan.samples, plan.samples, plan.wins, rest)
+                return hint_of(plan, self._expected[0], plan.moves[step:])
         plan = decide(
             view,
             history,
@@ -197,7 +204,7 @@ class Advisor:
         )
         self._plan, self._start = plan, len(history)
         self._expected = _observations(view, plan.moves)
-        return hint_of(plan)
+        return hint_of(plan, view)
 
 
 #: How many games' advisors a process keeps (least recently used go first).

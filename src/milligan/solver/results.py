@@ -30,8 +30,11 @@ class Hint:
     """A suggested move from what the player can see.
 
     ``move`` is None only when nothing is legal; ``win_chance`` is
-    ``wins / samples``, the share of sampled deals the chosen plan won (an
-    estimate: each sample is solved as if its unseen cards were known).
+    ``wins / samples``, the share of sampled deals the chosen plan won (each
+    sample is solved as if its unseen cards were known), and
+    ``win_estimate`` the chance of winning by following the hints, that
+    share corrected by what the study's games did
+    (:mod:`milligan.solver.estimate`); both are 0 when no sample was won.
     ``plan`` is the chosen line, starting with ``move``; ``repeats`` says that
     ``move`` leads back to a position already reached, which happens only
     when every legal move does.
@@ -39,6 +42,7 @@ class Hint:
 
     move: Move | None
     win_chance: float
+    win_estimate: float
     samples: int
     wins: int
     plan: tuple[Move, ...] = ()

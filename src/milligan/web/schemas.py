@@ -123,7 +123,11 @@ class GameList(Public):
 
 class HintPublic(Public):
     move: str | None
-    win_chance: float = Field(description="an estimate: the share of sampled deals won")
+    win_chance: float = Field(description="the share of sampled deals the plan won")
+    win_estimate: float = Field(
+        description="an estimate of the chance of winning by following the hints: "
+        "win_chance corrected by what the fair player's own games did (docs/SOLVER.md)"
+    )
     samples: int
     plan: list[str] = Field(description="the next moves of the chosen line, move first")
     repeats: bool = Field(description="the move leads back to a position already reached")

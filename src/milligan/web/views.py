@@ -113,6 +113,7 @@ def hint_public(found: Any) -> HintPublic:
     return HintPublic(
         move=str(found.move) if found.move is not None else None,
         win_chance=float(found.win_chance),
+        win_estimate=float(found.win_estimate),
         samples=int(found.samples),
         plan=[str(move) for move in found.plan[:PLAN_SHOWN]],
         repeats=bool(found.repeats),

@@ -3,7 +3,7 @@
 import { announce } from "./dom.js";
 import { language, nt, t } from "./i18n.js";
 import { api } from "./api.js";
-import { describeMove, describePlan } from "./moves.js";
+import { describePlan } from "./moves.js";
 import { errorText } from "./reasons.js";
 
 // How many of the plan's later moves the hint spells out; the rest are counted.
@@ -21,21 +21,22 @@ export async function showHint(view) {
       state.say(t("No move found: consider undoing or dealing."));
       return;
     }
-    const words = describeMove(hint.move, state.game);
+    // the plan starts with the hinted move; each move is described on the table the ones before leave
+    const [words, ...later] = describePlan(hint.plan?.length ? hint.plan : [hint.move], state.game);
     const game = await api.game(view.id);  // the hint now counts in the game
     if (view.destroyed) return;
-    const chance = typeof hint.win_chance === "number"
-      ? t("estimated chance of winning: {p}% over {n} sampled deals",
-        { p: Math.round(hint.win_chance * 100), n: hint.samples }) : "";
+    const chance = typeof hint.win_estimate === "number"
+      ? t("estimated chance of winning: {p}%, from {n} sampled deals",
+        { p: Math.round(hint.win_estimate * 100), n: hint.samples }) : "";
     let text = t("Hint: {move}", { move: words }) + (chance ? ` (${chance})` : "");
     // the later moves continue the sentence: "Then: deal a row", not "Then: Deal a row"
-    const next = describePlan(hint.plan || [], state.game).slice(1)
-      .map((phrase) => phrase.charAt(0).toLocaleLowerCase(language()) + phrase.slice(1));
+    const next = later.map((phrase) =>
+      phrase.charAt(0).toLocaleLowerCase(language()) + phrase.slice(1));
     if (next.length) {
-      let moves = next.slice(0, PLAN_IN_WORDS).join("; ");
+      const shown = next.slice(0, PLAN_IN_WORDS);
       const more = next.length - PLAN_IN_WORDS;
-      if (more > 0) moves += "; " + nt("and {n} more move", "and {n} more moves", more);
-      text += ". " + t("Then: {moves}", { moves });
+      if (more > 0) shown.push(nt("and {n} more move", "and {n} more moves", more));
+      text += ". " + t("Then: {moves}", { moves: joinPhrases(shown) });
     }
     if (hint.repeats) text += ". " + t("Every legal move leads back to a position already reached.");
     state.showHint(game, hint, text);
@@ -43,6 +44,11 @@ export async function showHint(view) {
   } catch (error) {
     state.say(errorText(error), "error");
   }
+}
+
+/** Phrases one after the other, as the language lists them ("a; b", in French "a ; b"). */
+function joinPhrases(phrases) {
+  return phrases.reduce((moves, move) => t("{moves}; {move}", { moves, move }));
 }
 
 /** Ask for the full-knowledge solution and start playing it back. */

@@ -20,7 +20,7 @@ export class TableState {
       selected: null,     // {col, count} picked up by tap or keyboard
       focusCol: 1,        // the column the keyboard works on
       depth: 1,           // keyboard: how many cards the next pick-up takes
-      hint: null,         // the hint answer being shown: {move, win_chance, ...}
+      hint: null,         // the hint answer being shown: {move, win_chance, win_estimate, ...}
       badCards: [],       // [[col, index]] out of place after a refused close
       message: null,      // {text, kind} shown above the table
       playback: null,     // {moves, index, playing}: a solution being played back

@@ -1,0 +1,105 @@
+"""The win chance a hint shows: the share of samples won, corrected by what followed.
+
+A decision of the fair player counts the sampled deals its plan wins when
+each is solved with its stock known (``Plan.wins`` of ``Plan.samples``).
+That share leans two ways at once: knowing the stock makes a solve win
+more often than a player who does not know it, and a solve that runs out
+of positions counts as not won.  How the two balance depends on the
+variant (a reprieve makes knowing the stock worth less), on how far the
+game has gone, and on how many solves ran out.
+
+So the chance shown is corrected by a logistic model fitted, per variant,
+on the study's own games: at decisions of the shipped player, the share
+it showed beside whether its game, following those hints, was won
+(``bench/chancefit.py``, on the decisions ``bench/calibration.py --dump``
+writes; the figures are in docs/BENCHMARKS.md).  With
+
+    s = log((wins + ½) / (samples − wins + ½))      the share, as log-odds
+    u = unsettled / samples                           the solves that ran out
+    d = 1 − rows left / rows                          how far the game has gone
+
+the estimate is the logistic of ``intercept + share·s + unsettled·u +
+played·d + late·s·d``.  Two ends stay as they are: no sample won gives 0
+(the hint then says that nothing it tried won) and every sample won gives
+1.  A variant without a fitted correction (a custom one) shows the share.
+
+Only what the player sees goes in: the counts of the decision, and the
+number of cards left in the stock.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from milligan.position import Observation
+from milligan.variants import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """The coefficients of one variant's model (see the module's docstring)."""
+
+    intercept: float
+    share: float
+    unsettled: float
+    played: float
+    late: float
+
+    def __call__(self, wins: int, samples: int, unsettled: int, played: float) -> float:
+        """The corrected chance for a share strictly between 0 and 1."""
+        share = math.log((wins + 0.5) / (samples - wins + 0.5))
+        logit = (
+            self.intercept
+            + self.share * share
+            + self.unsettled * unsettled / samples
+            + self.played * played
+            + self.late * share * played
+        )
+        return 1 / (1 + math.exp(-logit))
+
+
+#: Fitted by ``bench/chancefit.py docs/data/chances/V-*.jsonl`` on 2,000 decisions per
+#: variant (1,688 in improved) of the study's games of deals 1-200, at 4,000,000
+#: and 2,000,000 positions (docs/BENCHMARKS.md has the run and a held-out test).
+#: One-deck, which the player almost never wins, shows the share.
+CORRECTIONS: Mapping[str, Correction] = {
+    "classic": Correction(
+        intercept=0.0995, share=0.0, unsettled=-0.2732, played=0.3785, late=1.1858
+    ),
+    "spanish": Correction(
+        intercept=-1.2187, share=0.1619, unsettled=0.1121, played=1.6124, late=1.0452
+    ),
+    "improved": Correction(
+        intercept=-2.2706, share=1.0808, unsettled=1.6301, played=1.6019, late=0.4203
+    ),
+    "strict": Correction(
+        intercept=-0.3832, share=0.0856, unsettled=-0.0019, played=0.2985, late=1.1706
+    ),
+}
+
+
+def rows(variant: Variant) -> int:
+    """The rows of the stock at the start of a game of ``variant``."""
+    return -(-variant.stock_size // variant.columns)
+
+
+def played(view: Observation) -> float:
+    """How far the game of ``view`` has gone: 0 before the first deal, 1 once the stock is out."""
+    total = rows(view.variant)
+    left = -(-view.stock // view.variant.columns)
+    return 1 - left / total if total else 1.0
+
+
+def estimate(view: Observation, wins: int, samples: int, unsettled: int) -> float:
+    """The chance a hint at ``view`` shows when its plan won ``wins`` of ``samples``."""
+    if samples <= 0 or wins <= 0:
+        return 0.0
+    if wins >= samples:
+        return 1.0
+    name = view.variant.name
+    fitted = None if name is None else CORRECTIONS.get(name)
+    if fitted is None:
+        return wins / samples
+    return fitted(wins, samples, unsettled, played(view))
