@@ -19,7 +19,9 @@ of the share shown before, of the corrected chance, and of a constant (the
 share of games won), and tables of the corrected chance against the share
 of games won, by the chance shown and by the rows left in the stock.  Then
 it is fitted on every decision, and the coefficients to
-ship are printed as Python.
+ship are printed as Python.  With ``--shipped`` nothing is fitted: the
+correction that ships is tested on every decision of the files (deals it
+was not fitted on).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from milligan.solver.estimate import Correction
+from milligan.solver.estimate import CORRECTIONS, Correction
 from milligan.survey.runner import parse_deals
 from milligan.survey.stats import wilson_interval
 
@@ -127,17 +129,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dumps", nargs="+", help="files written by bench/calibration.py --dump")
     parser.add_argument("--held-out", default="101-200", help="the deals the first fit leaves out")
+    parser.add_argument(
+        "--shipped",
+        action="store_true",
+        help="fit nothing: test the shipped correction on every decision of the files",
+    )
     args = parser.parse_args()
-    held = set(parse_deals(args.held_out))
     files = {path: load(path) for path in args.dumps}
     every = [d for found in files.values() for d in found]
     variants = {d.variant for d in every}
     if len(variants) != 1:
         raise SystemExit(f"one variant at a time, not {sorted(variants)}")
     variant = variants.pop()
-    training = [d for d in every if d.deal not in held]
-    trained = fit(training)
-    print(f"{variant}: fitted on the {len(training)} decisions of deals not held out, {trained}")
+    if args.shipped:
+        held = {d.deal for d in every}
+        trained = CORRECTIONS[variant]
+        print(f"{variant}: the shipped correction, {trained}")
+    else:
+        held = set(parse_deals(args.held_out))
+        training = [d for d in every if d.deal not in held]
+        trained = fit(training)
+        count = len(training)
+        print(f"{variant}: fitted on the {count} decisions of deals not held out, {trained}")
     print()
     print(HEADS[0])
     print("|---|" + "---:|" * 5)
@@ -166,6 +179,8 @@ def main() -> None:
         print("|---|" + "---:|" * 5)
         for left in sorted({d.rows_left for d in found}, reverse=True):
             _row(str(left), [d for d in found if d.deal in held and d.rows_left == left], trained)
+    if args.shipped:
+        return
     final = fit(every)
     inner = sum(d.inner for d in every)
     print()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from milligan.solver.estimate import Correction
+from milligan.solver.estimate import CORRECTIONS, Correction
 
 from .conftest import load_bench
 
@@ -83,3 +83,16 @@ def test_a_chance_never_falls_as_more_samples_are_won_at_the_opening() -> None:
     fitted = chancefit.fit(found)
     assert fitted.share == 0.0
     assert fitted.share + fitted.late > 0.5
+
+
+def test_the_shipped_correction_is_tested_on_every_decision_without_a_fit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chancefit = load_bench("chancefit")
+    dump = tmp_path / "spanish.jsonl"
+    dump.write_text("".join(json.dumps(d) + "\n" for d in decisions(1_000, 4)))
+    monkeypatch.setattr("sys.argv", ["chancefit.py", "--shipped", str(dump)])
+    chancefit.main()
+    out = capsys.readouterr().out
+    assert f"spanish: the shipped correction, {CORRECTIONS['spanish']}" in out
+    assert "| spanish.jsonl | 1000 |" in out and "fitted on" not in out
