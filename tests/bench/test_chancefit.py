@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -50,14 +51,9 @@ def test_the_fit_finds_the_model_the_games_were_drawn_from() -> None:
 
 
 def test_the_command_prints_a_held_out_test_and_the_coefficients(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run: Callable[..., str]
 ) -> None:
-    chancefit = load_bench("chancefit")
-    dump = tmp_path / "spanish.jsonl"
-    dump.write_text("".join(json.dumps(d) + "\n" for d in decisions(2_000, 2)))
-    monkeypatch.setattr("sys.argv", ["chancefit.py", str(dump), "--held-out", "201-400"])
-    chancefit.main()
-    out = capsys.readouterr().out
+    out = run(tmp_path / "spanish.jsonl", decisions(2_000, 2), "--held-out", "201-400")
     assert "fitted on the 1000 decisions of deals not held out" in out
     held = next(line for line in out.splitlines() if line.startswith("| spanish.jsonl |"))
     cells = [cell.strip() for cell in held.strip("|").split("|")]
@@ -86,13 +82,22 @@ def test_a_chance_never_falls_as_more_samples_are_won_at_the_opening() -> None:
 
 
 def test_the_shipped_correction_is_tested_on_every_decision_without_a_fit(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run: Callable[..., str]
 ) -> None:
-    chancefit = load_bench("chancefit")
-    dump = tmp_path / "spanish.jsonl"
-    dump.write_text("".join(json.dumps(d) + "\n" for d in decisions(1_000, 4)))
-    monkeypatch.setattr("sys.argv", ["chancefit.py", "--shipped", str(dump)])
-    chancefit.main()
-    out = capsys.readouterr().out
+    out = run(tmp_path / "spanish.jsonl", decisions(1_000, 4), "--shipped")
     assert f"spanish: the shipped correction, {CORRECTIONS['spanish']}" in out
     assert "| spanish.jsonl | 1000 |" in out and "fitted on" not in out
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., str]:
+    """Run ``bench/chancefit.py`` on ``found``, written to ``dump``; what it printed."""
+
+    def command(dump: Path, found: list[dict[str, object]], *flags: str) -> str:
+        chancefit = load_bench("chancefit")
+        dump.write_text("".join(json.dumps(d) + "\n" for d in found))
+        monkeypatch.setattr("sys.argv", ["chancefit.py", *flags, str(dump)])
+        chancefit.main()
+        return capsys.readouterr().out
+
+    return command
