@@ -154,6 +154,7 @@ def main() -> None:
     print()
     print(HEADS[0])
     print("|---|" + "---:|" * 5)
+    files = {path: found for path, found in files.items() if any(d.deal in held for d in found)}
     for path, found in files.items():
         test = [d for d in found if d.deal in held]
         won = sum(d.won for d in test) / len(test)
