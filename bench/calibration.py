@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -52,6 +51,7 @@ from milligan.game import Game
 from milligan.moves import Move, MoveKind
 from milligan.solver import fair
 from milligan.survey.stats import wilson_interval
+from milligan.variants import Variant
 
 sys.path.insert(0, str(Path(__file__).parent))
 from resume import shipped_games, study_arguments
@@ -84,12 +84,11 @@ def chances(
     """
     variant, deal, moves, rows, positions, samples = job
     game = Game.new(variant, deal)
-    width = game.position.variant.columns
     history = [game.position.observe()]
     found: list[tuple[int, int, int, int, bool]] = []
     texts = list(moves)
     for index in range(len(texts) + 1):
-        left = math.ceil(len(game.position.stock) / width)
+        left = game.position.variant.stock_rows(len(game.position.stock))
         after_deal = index == 0 or game.moves[-1].kind is MoveKind.DEAL
         if after_deal and left in rows and left > 0:  # not the endgame
             plan = fair.decide(
@@ -171,8 +170,7 @@ def _dump(
     measured: list[list[tuple[int, int, int, int, bool]]],
 ) -> None:
     """Write every decision of ``measured`` to ``path`` as JSON lines."""
-    game = Game.new(variant, 1).position
-    total = math.ceil(len(game.stock) / game.variant.columns)
+    total = Variant.named(variant).stock_rows()
     with open(path, "w", encoding="utf-8") as out:
         for (deal, result, _), found in zip(games, measured, strict=True):
             for left, wins, unsettled, samples, _ in found:

@@ -68,7 +68,7 @@ def render_game(game: Game, colour: bool = False) -> str:
     position = game.position
     variant = position.variant
     deal = f"deal {game.deal}" if game.deal is not None else "explicit deal"
-    rows_left = -(-len(position.stock) // variant.columns)
+    rows_left = variant.stock_rows(len(position.stock))
     lines = [
         f"{variant.title} ({variant}) · {deal} · {_plural(len(game.moves), 'move')} · "
         f"stock {len(position.stock)} cards ({rows_left} rows)"

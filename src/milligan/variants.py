@@ -80,6 +80,13 @@ class Variant:
         """The cards left after the opening rows."""
         return self.deck_size - self.opening_rows * self.columns
 
+    def stock_rows(self, cards: int | None = None) -> int:
+        """The rows a stock of ``cards`` cards deals, a short last row counting as one.
+
+        Without ``cards``, the rows of the whole stock at the start of a game.
+        """
+        return -(-(self.stock_size if cards is None else cards) // self.columns)
+
     @property
     def has_reprieve(self) -> bool:
         """False when reprieves never open (``spanish``)."""

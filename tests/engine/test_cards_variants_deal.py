@@ -106,6 +106,20 @@ def test_presets_are_the_table_of_rules() -> None:
         assert Variant.from_json(variant.to_json()) == variant
 
 
+def test_the_rows_a_stock_deals() -> None:
+    assert {name: v.stock_rows() for name, v in PRESETS.items()} == {
+        "classic": 12,
+        "spanish": 12,
+        "improved": 10,
+        "one-deck": 12,
+        "strict": 12,
+    }
+    classic = Variant.named("classic")
+    assert [classic.stock_rows(cards) for cards in (0, 1, 8, 9, 96)] == [0, 1, 1, 2, 12]
+    # a custom deal whose last row is short: 52 - 6 = 46 cards in rows of 6
+    assert Variant(decks=1, columns=6).stock_rows() == 8
+
+
 def test_other_combinations_are_data() -> None:
     custom = Variant(decks=1, columns=6, opening_rows=2, face_down_rows=1, reprieve="strict")
     assert custom.name is None

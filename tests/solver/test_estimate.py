@@ -10,20 +10,12 @@ from hypothesis import strategies as st
 
 from milligan.position import Position
 from milligan.solver import estimate as module
-from milligan.solver.estimate import CORRECTIONS, Correction, estimate, played, rows
+from milligan.solver.estimate import CORRECTIONS, Correction, estimate, played
 from milligan.variants import Variant
 
 
 def opening(name: str) -> Position:
     return Position.deal(Variant.named(name), 7)
-
-
-def test_rows_of_the_stock_at_the_start() -> None:
-    assert {name: rows(Variant.named(name)) for name in ("classic", "improved", "one-deck")} == {
-        "classic": 12,
-        "improved": 10,
-        "one-deck": 12,
-    }
 
 
 def test_how_far_a_game_has_gone_is_read_from_the_stocks_count() -> None:

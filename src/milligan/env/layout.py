@@ -166,7 +166,7 @@ def move_to_action(variant: Variant | str, move: Move | str) -> int:
 
 def stock_rows(variant: Variant, cards: int) -> int:
     """Rows left in a stock of ``cards`` cards (a short last row counts as one)."""
-    return -(-cards // variant.columns)
+    return variant.stock_rows(cards)
 
 
 def shapes(variant: Variant) -> dict[str, tuple[tuple[int, ...], int]]:

@@ -34,7 +34,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from milligan.position import Observation
-from milligan.variants import Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,16 +80,10 @@ CORRECTIONS: Mapping[str, Correction] = {
 }
 
 
-def rows(variant: Variant) -> int:
-    """The rows of the stock at the start of a game of ``variant``."""
-    return -(-variant.stock_size // variant.columns)
-
-
 def played(view: Observation) -> float:
     """How far the game of ``view`` has gone: 0 before the first deal, 1 once the stock is out."""
-    total = rows(view.variant)
-    left = -(-view.stock // view.variant.columns)
-    return 1 - left / total if total else 1.0
+    total = view.variant.stock_rows()
+    return 1 - view.variant.stock_rows(view.stock) / total if total else 1.0
 
 
 def estimate(view: Observation, wins: int, samples: int, unsettled: int) -> float:
