@@ -28,14 +28,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from collections import defaultdict
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
-from milligan.solver.estimate import CORRECTIONS, Correction
+from milligan.solver.estimate import CORRECTIONS, Correction, chance, features
 from milligan.survey.runner import parse_deals
 from milligan.survey.stats import wilson_interval
 
@@ -70,16 +69,13 @@ class Decision(NamedTuple):
     def played(self) -> float:
         return 1 - self.rows_left / self.rows
 
-    def features(self) -> list[float]:
-        """1, s, u, d and s·d (see milligan.solver.estimate)."""
-        share = math.log((self.wins + 0.5) / (self.samples - self.wins + 0.5))
-        return [1.0, share, self.unsettled / self.samples, self.played, share * self.played]
+    def features(self) -> tuple[float, ...]:
+        """The model's inputs (milligan.solver.estimate.features)."""
+        return features(self.wins, self.samples, self.unsettled, self.played)
 
     def shown(self, correction: Correction | None) -> float:
         """The chance shown: the share (``correction`` None) or the corrected one."""
-        if correction is None or not self.inner:
-            return self.wins / self.samples
-        return correction(self.wins, self.samples, self.unsettled, self.played)
+        return chance(correction, self.wins, self.samples, self.unsettled, self.played)
 
 
 def load(path: str) -> list[Decision]:

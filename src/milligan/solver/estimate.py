@@ -48,15 +48,15 @@ class Correction:
 
     def __call__(self, wins: int, samples: int, unsettled: int, played: float) -> float:
         """The corrected chance for a share strictly between 0 and 1."""
-        share = math.log((wins + 0.5) / (samples - wins + 0.5))
-        logit = (
-            self.intercept
-            + self.share * share
-            + self.unsettled * unsettled / samples
-            + self.played * played
-            + self.late * share * played
-        )
-        return 1 / (1 + math.exp(-logit))
+        inputs = features(wins, samples, unsettled, played)
+        weights = (self.intercept, self.share, self.unsettled, self.played, self.late)
+        return 1 / (1 + math.exp(-sum(w * x for w, x in zip(weights, inputs, strict=True))))
+
+
+def features(wins: int, samples: int, unsettled: int, played: float) -> tuple[float, ...]:
+    """The model's inputs, in the order of :class:`Correction`'s fields: 1, s, u, d and s·d."""
+    share = math.log((wins + 0.5) / (samples - wins + 0.5))
+    return (1.0, share, unsettled / samples, played, share * played)
 
 
 #: Fitted by ``bench/chancefit.py docs/data/chances/V-*.jsonl --held-out 201-400``
@@ -88,12 +88,19 @@ def played(view: Observation) -> float:
 
 def estimate(view: Observation, wins: int, samples: int, unsettled: int) -> float:
     """The chance a hint at ``view`` shows when its plan won ``wins`` of ``samples``."""
+    name = view.variant.name
+    fitted = None if name is None else CORRECTIONS.get(name)
+    return chance(fitted, wins, samples, unsettled, played(view))
+
+
+def chance(
+    fitted: Correction | None, wins: int, samples: int, unsettled: int, played: float
+) -> float:
+    """``fitted``'s chance, the ends (no sample won, every one won) kept; None: the share."""
     if samples <= 0 or wins <= 0:
         return 0.0
     if wins >= samples:
         return 1.0
-    name = view.variant.name
-    fitted = None if name is None else CORRECTIONS.get(name)
     if fitted is None:
         return wins / samples
-    return fitted(wins, samples, unsettled, played(view))
+    return fitted(wins, samples, unsettled, played)
