@@ -148,16 +148,20 @@ def advise(
 
 
 def hint_of(plan: Plan, view: Observation, moves: Sequence[Move] | None = None) -> Hint:
-    """The :class:`Hint` that plays ``moves`` (by default all of ``plan``), decided at ``view``."""
-    moves = plan.moves if moves is None else tuple(moves)
+    """The :class:`Hint` that plays ``moves`` (by default all of ``plan``), decided at ``view``.
+
+    Only the whole plan can repeat: a plan that leads back is the fallback's
+    single move, so it is never followed move by move.
+    """
+    rest = plan.moves if moves is None else tuple(moves)
     return Hint(
-        moves[0] if moves else None,
+        rest[0] if rest else None,
         plan.wins / plan.samples if plan.samples else 0.0,
         estimate(view, plan.wins, plan.samples, plan.unsettled),
         plan.samples,
         plan.wins,
-        moves,
-        plan.repeats and moves == plan.moves,
+        rest,
+        plan.repeats and moves is None,
     )
 
 
