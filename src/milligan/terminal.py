@@ -180,6 +180,7 @@ class _Session:
 
     def hint(self) -> str:
         """The fair player's advice, worded; it follows its plan while the player does."""
+        from milligan.solver.estimate import in_words
         from milligan.solver.fair import Advisor
 
         game = self.game
@@ -191,10 +192,8 @@ class _Session:
         advice = self.advisor.hint(seen[-1], seen[:-1])
         if advice.move is None:
             return "No legal move."
-        text = (
-            f"Hint: {advice.move} (estimated chance of winning {advice.win_estimate:.0%}, "
-            f"from {advice.samples} sampled deals)"
-        )
+        chance = in_words(advice.win_estimate, advice.wins, advice.samples)
+        text = f"Hint: {advice.move} ({chance})"
         if len(advice.plan) > 1:
             text += "; then " + " ".join(str(move) for move in advice.plan[1:])
         if advice.repeats:

@@ -508,8 +508,8 @@ def test_hint_and_solution_playback(page: Page, server: str) -> None:
     page.locator('[data-action="hint"]').click()
     message = page.locator(".message")
     expect(message).to_contain_text("Hint: Deal a row", timeout=60_000)
-    expect(message).to_contain_text("chance of winning: 100%")
-    expect(message).to_contain_text(re.compile(r"%, from \d+ sampled deals"))  # an estimate
+    # every sample won: said as a count, not as a certain 100%
+    expect(message).to_contain_text("Hint: Deal a row (won in all 16 sampled deals)")
     expect(page.locator(".stock.hinted")).to_be_visible()
     expect(page.locator(".foundations.hint-target")).to_have_count(0)
     page.locator('[data-action="solve"]').click()
@@ -712,6 +712,33 @@ def test_a_hint_says_its_plan_in_words(page: Page, server: str) -> None:
     page.locator('[data-action="hint"]').click()
     expect(message).to_contain_text("Ensuite : ", timeout=60_000)
     assert message.inner_text().count(" ; ") == min(len(words) - 2, 3)
+
+
+def test_a_hint_says_when_no_sampled_deal_or_every_one_was_won(page: Page, server: str) -> None:
+    # 0 and 1 are counts of samples, not certainties: they are said as counts, in any language
+    start(page, server, "classic", 1)
+    script = """async () => {
+        const { chanceText } = await import("/static/js/hints.js");
+        const say = (win_chance, win_estimate, samples) =>
+            chanceText({ win_chance, win_estimate, samples });
+        return [say(0, 0, 16), say(1, 1, 16), say(0.5, 0.42, 16), say(0, 0, 1), say(0.5, null, 2)];
+    }"""
+    assert page.evaluate(script) == [
+        "no win in any of 16 sampled deals",
+        "won in all 16 sampled deals",
+        "estimated chance of winning: 42%, from 16 sampled deals",
+        "no win in 1 sampled deal",
+        "",
+    ]
+    page.get_by_role("button", name="Settings").click()
+    page.locator("#setting-language").select_option("fr")
+    page.keyboard.press("Escape")
+    assert page.evaluate(script)[:4] == [
+        "aucune victoire dans les 16 donnes simulées",
+        "victoire dans les 16 donnes simulées",
+        "chance de gagner estimée : 42 %, d'après 16 donnes simulées",
+        "aucune victoire dans 1 donne simulée",
+    ]
 
 
 def test_a_plan_is_described_from_the_table_its_moves_leave(page: Page, server: str) -> None:

@@ -61,3 +61,12 @@ def test_more_samples_won_never_shows_less(name: str, samples: int, data: st.Dat
     chances = [fitted(wins, samples, unsettled, far) for wins in range(1, samples - unsettled)]
     assert all(0 < chance < 1 for chance in chances)
     assert chances == sorted(chances)
+
+
+def test_the_chance_in_words_says_the_ends_as_counts() -> None:
+    assert module.in_words(0.0, 0, 16) == "no win in any of 16 sampled deals"
+    assert module.in_words(1.0, 16, 16) == "won in all 16 sampled deals"
+    assert module.in_words(0.0, 0, 1) == "no win in 1 sampled deal"
+    assert module.in_words(1.0, 2, 2) == "won in all 2 sampled deals"
+    said = module.in_words(0.528, 11, 16)
+    assert said == "estimated chance of winning: 53%, from 16 sampled deals"

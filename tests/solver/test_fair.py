@@ -211,6 +211,20 @@ def test_hint_command_prints_the_plan(tmp_path: object) -> None:
     assert answer["samples"] == 2 and 0 <= answer["win_chance"] <= 1
 
 
+def test_hint_command_says_a_sample_won_or_not_as_a_count(tmp_path: object) -> None:
+    # with one sample the plan wins all or none: a count, never "about 0%" or "about 100%"
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "game.json"
+    path.write_text(Record.of(Game.new("classic", 42)).to_json())
+    budget = ("--samples", "1", "--max-positions", "20000")
+    wins = json.loads(run("hint", str(path), "--json", *budget).stdout)["wins"]
+    done = run("hint", str(path), *budget)
+    assert done.returncode == 0, done.stderr
+    said = "won in 1 sampled deal" if wins else "no win in 1 sampled deal"
+    assert f"win chance: {said}" in done.stdout.splitlines()
+
+
 def test_the_pure_python_fallback_plays_fairly(monkeypatch: pytest.MonkeyPatch) -> None:
     # without the compiled core (a build with no C compiler) the stage
     # searches are fair._stage_plain's: twins still get the same hint, the

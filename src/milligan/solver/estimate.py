@@ -105,3 +105,18 @@ def chance(
     if fitted is None:
         return wins / samples
     return fitted(wins, samples, unsettled, played)
+
+
+def in_words(estimate: float, wins: int, samples: int) -> str:
+    """The chance a hint shows, in English words, as the browser words it.
+
+    No sample won, or every one, is said as that count rather than as 0% or
+    100%: neither is certain (docs/BENCHMARKS.md, "On 600 more deals").
+    """
+    one = samples == 1
+    deals = f"{samples} sampled deal" if one else f"{samples} sampled deals"
+    if wins <= 0:
+        return f"no win in {deals}" if one else f"no win in any of {deals}"
+    if wins >= samples:
+        return f"won in {deals}" if one else f"won in all {deals}"
+    return f"estimated chance of winning: {estimate:.0%}, from {deals}"

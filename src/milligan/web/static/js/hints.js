@@ -25,9 +25,7 @@ export async function showHint(view) {
     const [words, ...later] = describePlan(hint.plan?.length ? hint.plan : [hint.move], state.game);
     const game = await api.game(view.id);  // the hint now counts in the game
     if (view.destroyed) return;
-    const chance = typeof hint.win_estimate === "number"
-      ? t("estimated chance of winning: {p}%, from {n} sampled deals",
-        { p: Math.round(hint.win_estimate * 100), n: hint.samples }) : "";
+    const chance = chanceText(hint);
     let text = t("Hint: {move}", { move: words }) + (chance ? ` (${chance})` : "");
     // the later moves continue the sentence: "Then: deal a row", not "Then: Deal a row"
     const next = later.map((phrase) =>
@@ -44,6 +42,22 @@ export async function showHint(view) {
   } catch (error) {
     state.say(errorText(error), "error");
   }
+}
+
+/**
+ * A hint's chance in words: the estimate, or, when no sampled deal or every one was won, that
+ * count. No deal won is not a lost game, nor every deal won a won one (docs/BENCHMARKS.md), so
+ * neither is shown as 0% or 100%.
+ */
+export function chanceText(hint) {
+  if (typeof hint.win_estimate !== "number") return "";
+  const n = hint.samples;
+  if (hint.win_chance === 0) {
+    return nt("no win in {n} sampled deal", "no win in any of {n} sampled deals", n);
+  }
+  if (hint.win_chance === 1) return nt("won in {n} sampled deal", "won in all {n} sampled deals", n);
+  return t("estimated chance of winning: {p}%, from {n} sampled deals",
+    { p: Math.round(hint.win_estimate * 100), n });
 }
 
 /** Phrases one after the other, as the language lists them ("a; b", in French "a ; b"). */
