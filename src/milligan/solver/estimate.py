@@ -60,11 +60,10 @@ def features(wins: int, samples: int, unsettled: int, played: float) -> tuple[fl
 
 
 #: Fitted by ``bench/chancefit.py docs/data/chances/V-*.jsonl --held-out 401-1000``
-#: on the decisions of the study's games of deals 1-1000 (7,000 in classic and
-#: spanish, 6,000 in strict, 5,156 in improved): deals 1-200 at 4,000,000 and
-#: 2,000,000 positions, 201-400 at 2,000,000 (and at 4,000,000 in classic and
-#: spanish) and 401-1000 at 2,000,000 (docs/BENCHMARKS.md has the runs and the
-#: held-out tests).  One-deck, which the player almost never wins, shows the share.
+#: on the decisions of the study's games of deals 1-1000 (7,000 a variant, 6,040
+#: in improved): deals 1-400 at 4,000,000 and 2,000,000 positions and deals
+#: 401-1000 at 2,000,000 (docs/BENCHMARKS.md has the runs and the held-out
+#: tests).  One-deck, which the player almost never wins, shows the share.
 CORRECTIONS: Mapping[str, Correction] = {
     "classic": Correction(
         intercept=-0.3069, share=0.3288, unsettled=0.5645, played=0.6241, late=0.784
@@ -73,10 +72,10 @@ CORRECTIONS: Mapping[str, Correction] = {
         intercept=-1.0936, share=0.1913, unsettled=0.2116, played=1.5394, late=1.0843
     ),
     "improved": Correction(
-        intercept=-1.8141, share=0.5806, unsettled=0.6511, played=1.2679, late=0.7426
+        intercept=-1.7912, share=0.5459, unsettled=0.5261, played=1.2166, late=0.773
     ),
     "strict": Correction(
-        intercept=-0.5573, share=0.38, unsettled=0.6961, played=0.7336, late=0.7241
+        intercept=-0.5707, share=0.4126, unsettled=0.7339, played=0.7461, late=0.7082
     ),
 }
 
