@@ -70,3 +70,5 @@ def test_the_chance_in_words_says_the_ends_as_counts() -> None:
     assert module.in_words(1.0, 2, 2) == "won in all 2 sampled deals"
     said = module.in_words(0.528, 11, 16)
     assert said == "estimated chance of winning: 53%, from 16 sampled deals"
+    assert module.counted(11, 16) is None
+    assert module.in_words(1.0, 1, 1) == "won in 1 sampled deal"

@@ -180,7 +180,7 @@ def _print_solution(args: argparse.Namespace, record: Record, result: SolveResul
 
 def cmd_hint(args: argparse.Namespace) -> int:
     from milligan.solver import hint
-    from milligan.solver.estimate import in_words
+    from milligan.solver.estimate import counted
 
     game = read_record_file(args.record).replay()
     if game.status != "playing":
@@ -207,13 +207,12 @@ def cmd_hint(args: argparse.Namespace) -> int:
     print(f"move: {move if move is not None else 'none (nothing is legal)'}")
     if result.repeats:
         print("note: every legal move leads back to a position already reached")
-    if 0 < result.wins < result.samples:
-        print(
-            f"win chance: about {result.win_estimate:.0%} "
-            f"(an estimate; the plan won {result.wins} of {result.samples} sampled deals)"
-        )
-    else:  # none won, or all: a count, not a certainty
-        print(f"win chance: {in_words(result.win_estimate, result.wins, result.samples)}")
+    about = (
+        f"about {result.win_estimate:.0%} "
+        f"(an estimate; the plan won {result.wins} of {result.samples} sampled deals)"
+    )
+    # none won, or all: said as a count, not as a certainty
+    print(f"win chance: {counted(result.wins, result.samples) or about}")
     if len(plan) > 1:
         print(f"plan: {' '.join(plan)}")
     return 0

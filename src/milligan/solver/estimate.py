@@ -107,15 +107,24 @@ def chance(
 
 
 def in_words(estimate: float, wins: int, samples: int) -> str:
-    """The chance a hint shows, in English words, as the browser words it.
+    """The chance a hint shows, in English words, as the browser words it."""
+    shown = f"estimated chance of winning: {estimate:.0%}, from {_deals(samples)}"
+    return counted(wins, samples) or shown
 
-    No sample won, or every one, is said as that count rather than as 0% or
-    100%: neither is certain (docs/BENCHMARKS.md, "On 600 more deals").
+
+def counted(wins: int, samples: int) -> str | None:
+    """The ends in words: no sample won, or every one; None between them.
+
+    They are said as that count rather than as 0% or 100%, since neither is
+    certain (docs/BENCHMARKS.md, "On 600 more deals").
     """
-    one = samples == 1
-    deals = f"{samples} sampled deal" if one else f"{samples} sampled deals"
-    if wins <= 0:
-        return f"no win in {deals}" if one else f"no win in any of {deals}"
-    if wins >= samples:
-        return f"won in {deals}" if one else f"won in all {deals}"
-    return f"estimated chance of winning: {estimate:.0%}, from {deals}"
+    if 0 < wins < samples:
+        return None
+    deals = _deals(samples)
+    if samples == 1:
+        return f"won in {deals}" if wins else f"no win in {deals}"
+    return f"won in all {deals}" if wins > 0 else f"no win in any of {deals}"
+
+
+def _deals(samples: int) -> str:
+    return f"{samples} sampled deal" if samples == 1 else f"{samples} sampled deals"
