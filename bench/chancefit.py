@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from milligan.solver.estimate import CORRECTIONS, Correction, chance, features
+from milligan.solver.estimate import CORRECTIONS, Correction, chance, features, progress
 from milligan.survey.runner import parse_deals
 from milligan.survey.stats import wilson_interval
 
@@ -67,7 +67,7 @@ class Decision(NamedTuple):
 
     @property
     def played(self) -> float:
-        return 1 - self.rows_left / self.rows
+        return progress(self.rows_left, self.rows)
 
     def features(self) -> tuple[float, ...]:
         """The model's inputs (milligan.solver.estimate.features)."""

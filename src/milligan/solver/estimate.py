@@ -82,8 +82,12 @@ CORRECTIONS: Mapping[str, Correction] = {
 
 def played(view: Observation) -> float:
     """How far the game of ``view`` has gone: 0 before the first deal, 1 once the stock is out."""
-    total = view.variant.stock_rows()
-    return 1 - view.variant.stock_rows(view.stock) / total if total else 1.0
+    return progress(view.variant.stock_rows(view.stock), view.variant.stock_rows())
+
+
+def progress(rows_left: int, rows: int) -> float:
+    """``d`` of the model: 1 − rows left / rows at the start (1 with no stock at all)."""
+    return 1 - rows_left / rows if rows else 1.0
 
 
 def estimate(view: Observation, wins: int, samples: int, unsettled: int) -> float:
