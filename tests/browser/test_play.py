@@ -733,6 +733,7 @@ def test_a_hint_says_when_no_sampled_deal_or_every_one_was_won(page: Page, serve
     page.get_by_role("button", name="Settings").click()
     page.locator("#setting-language").select_option("fr")
     page.keyboard.press("Escape")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")  # the catalog has loaded
     assert page.evaluate(script)[:4] == [
         "aucune victoire dans les 16 donnes simulées",
         "victoire dans les 16 donnes simulées",
