@@ -4,12 +4,17 @@ Starts ``milligan serve`` (a fresh SQLite file, the server's default hint
 budget: the fair player's 16 samples and 2,000,000 positions a decision) and, for each deal,
 creates a game through the API, asks for a hint, plays the hinted move, and
 asks again, until the game ends or ``--moves`` moves are played. It prints
-the hint latency the client saw (p50, p95, max), how many hints were new
-decisions (the rest follow the plan in force) and their own p95 (what a
-player who asks only now and then waits), and how the games ended.
+the hint latency the client saw (p50, p95, max), and the same for the hints
+that start a plan (the first of a game, and each after the last move of a
+plan): they need a new decision, unless it was made ahead, and they are what
+a player who asks only now and then waits. ``--think`` pauses that many
+seconds before each of those hints, as a player looks at a new row; the
+server makes the hint ahead meanwhile (``--no-ahead`` stops it).
+``--positions`` sets the server's hint budget.
 
     python bench/hints.py                       # classic deals 1-10
     python bench/hints.py --variant spanish --deals 1-5 --moves 100
+    python bench/hints.py --think 1 --positions 4000000
 """
 
 from __future__ import annotations
@@ -27,25 +32,36 @@ sys.path.insert(0, str(Path(__file__).parent))
 from web import percentile, start_server
 
 
-def play(client: httpx.Client, variant: str, deal: int, moves: int) -> tuple[list[float], str]:
-    """Follow the hints on one deal: the latency of each hint, and how the game ended."""
+def play(
+    client: httpx.Client, variant: str, deal: int, moves: int, think: float
+) -> tuple[list[float], list[float], str]:
+    """Follow the hints on one deal: the latency of each hint and of those that start a
+    plan, and how the game ended."""
     game = client.post("/api/games", json={"variant": variant, "deal": deal}).json()
     base = f"/api/games/{game['id']}"
     latencies: list[float] = []
+    starts: list[float] = []
+    starting = True
     for _ in range(moves):
         if game["status"] != "playing":
             break
+        if starting and latencies:
+            time.sleep(think)
         began = time.perf_counter()
         answer = client.get(f"{base}/hint")
         latencies.append(time.perf_counter() - began)
+        if starting:
+            starts.append(latencies[-1])
         answer.raise_for_status()
-        move = answer.json()["move"]
-        if move is None:
+        hint = answer.json()
+        if hint["move"] is None:
             break
-        reply = client.post(f"{base}/moves", json={"move": move, "expect": game["revision"]})
+        starting = len(hint["plan"]) <= 1
+        played = {"move": hint["move"], "expect": game["revision"]}
+        reply = client.post(f"{base}/moves", json=played)
         reply.raise_for_status()
         game = reply.json()
-    return latencies, game["status"]
+    return latencies, starts, game["status"]
 
 
 def main() -> None:
@@ -53,19 +69,28 @@ def main() -> None:
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--deals", default="1-10", help="a range, e.g. 1-10")
     parser.add_argument("--moves", type=int, default=400, help="moves per game at most")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds before each hint that starts a plan"
+    )
+    parser.add_argument("--no-ahead", action="store_true", help="the server makes no hint ahead")
+    parser.add_argument("--positions", type=int, help="the server's positions a hint decision")
     args = parser.parse_args()
     first, _, last = args.deals.partition("-")
     deals = range(int(first), int(last or first) + 1)
+    settings = {"hints_ahead": not args.no_ahead, "hint_positions": args.positions}
     with tempfile.TemporaryDirectory() as folder:
-        process, port = start_server(str(Path(folder) / "games.sqlite3"))
+        process, port = start_server(str(Path(folder) / "games.sqlite3"), **settings)
         try:
             url = f"http://127.0.0.1:{port}"
             latencies: list[float] = []
+            starts: list[float] = []
             ends: dict[str, int] = {}
+            began = time.perf_counter()
             with httpx.Client(base_url=url, timeout=120) as client:
                 for deal in deals:
-                    seen, status = play(client, args.variant, deal, args.moves)
+                    seen, started, status = play(client, args.variant, deal, args.moves, args.think)
                     latencies += seen
+                    starts += started
                     ends[status] = ends.get(status, 0) + 1
                     print(
                         f"deal {deal}: {status} after {len(seen)} hints, "
@@ -75,13 +100,16 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(10)
-    slow = [value for value in latencies if value > 0.05]
+    wall = time.perf_counter() - began
     print(
         f"{args.variant}, deals {args.deals}: {len(latencies)} hints; p50 "
         f"{1000 * statistics.median(latencies):.0f} ms, p95 "
         f"{1000 * percentile(latencies, 0.95):.0f} ms, max {max(latencies):.2f} s; "
-        f"{len(slow)} took over 50 ms (new decisions), their p95 "
-        f"{1000 * percentile(slow, 0.95):.0f} ms; games: {ends}"
+        f"{len(starts)} started a plan, their p50 {1000 * statistics.median(starts):.0f} ms, "
+        f"p95 {1000 * percentile(starts, 0.95):.0f} ms; games: {ends}; "
+        f"{wall:.0f} s in all (think {args.think:g} s, "
+        f"{'no hints' if args.no_ahead else 'hints'} made ahead, "
+        f"{args.positions or 'default'} positions)"
     )
 
 

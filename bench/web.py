@@ -56,10 +56,11 @@ class Tally:
     errors: int = 0
 
 
-def start_server(database: str) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(database: str, **settings: Any) -> tuple[subprocess.Popen[bytes], int]:
+    """``milligan serve`` on a free port over ``database``, with ``settings`` changed."""
     port = free_port()
     # No cap on new games: the import scenario is one player importing many.
-    settings = ServerSettings(games_per_minute=1_000_000).to_env()
+    environ = ServerSettings(games_per_minute=1_000_000, **settings).to_env()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -73,7 +74,7 @@ def start_server(database: str) -> tuple[subprocess.Popen[bytes], int]:
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={**os.environ, ENVIRON: settings},
+        env={**os.environ, ENVIRON: environ},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -149,6 +149,32 @@ def test_the_same_arguments_give_the_same_advice() -> None:
     assert decide(view, history, seed=3, **SMALL) == decide(view, history, seed=3, **SMALL)  # type: ignore[arg-type]
 
 
+def test_asked_again_where_its_plan_starts_an_advisor_does_not_decide_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same line and seed give the plan in force; another seed or line decides anew."""
+    made: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> fair.Plan:
+        made.append(kwargs["seed"])
+        return decide(*args, **kwargs)
+
+    monkeypatch.setattr(fair, "decide", counted)
+    game = Game.new("classic", 11)
+    game.play("D")
+    seen = observations(game)
+    advisor = Advisor(seed=3, **SMALL)  # type: ignore[arg-type]
+    first = advisor.hint(seen[-1], seen[:-1])
+    assert advisor.hint(seen[-1], seen[:-1]) == first and made == [4]
+    advisor.seed = 5  # a server's seed changes with the game's revision
+    advisor.hint(seen[-1], seen[:-1])
+    advisor.hint(seen[-1], seen[:-1])
+    assert made == [4, 6]
+    # the same length of line and the same view, reached another way
+    advisor.hint(seen[-1], [seen[-1]])
+    assert made == [4, 6, 6]
+
+
 def test_an_autoplayed_win_is_a_record_that_replays_as_won() -> None:
     game = Game.new("classic", 1)
     played = autoplay(game, samples=4, max_positions=200_000)

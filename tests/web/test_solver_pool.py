@@ -4,9 +4,11 @@ the client goes."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,9 +16,12 @@ import anyio.to_thread
 import pytest
 from fastapi.testclient import TestClient
 
-from milligan.web.app import COOKIE
+from milligan.store import open_database
+from milligan.web.app import COOKIE, create_app
 from milligan.web.deps import ApiError, SolverPool
 from milligan.web.worker import Job, JobCancelled, Lane
+
+from .conftest import TEST_BUDGET, TEST_SETTINGS
 
 
 class HeldLane:
@@ -256,3 +261,110 @@ def test_a_client_that_hangs_up_cancels_its_solution(app: Any) -> None:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def test_spare_work_waits_for_submitted_jobs_and_newer_work_replaces_older() -> None:
+    lane = Lane("test", spare_limit=2)
+    try:
+        busy = lane.submit(time.sleep, 2)
+        deadline = time.monotonic() + 60
+        while lane._current is not busy and time.monotonic() < deadline:
+            time.sleep(0.02)
+        replaced = lane.offer("a", time.monotonic)
+        dropped = lane.offer("a", time.monotonic)  # the latest change of game "a"
+        spare = lane.offer("b", time.monotonic)
+        asked = lane.submit(time.monotonic)
+        last = lane.offer("c", time.monotonic)  # beyond the limit: the oldest, "a", goes
+        assert lane.spare_waiting() == 2
+        for job in (replaced, dropped):
+            with pytest.raises(JobCancelled):
+                job.future.result(timeout=60)
+        # CLOCK_MONOTONIC is the machine's: the worker's times compare with each other
+        assert asked.future.result(timeout=60) < spare.future.result(timeout=60)
+        assert spare.future.result(timeout=60) < last.future.result(timeout=60)
+        assert busy.future.result(timeout=60) is None
+        lane.submit(time.sleep, 3600)
+        waiting = lane.offer("d", sum, [1])
+        lane.close()
+        with pytest.raises(JobCancelled):
+            waiting.future.result(timeout=60)
+    finally:
+        lane.close()
+
+
+class Spied:
+    """A real help worker whose offers and submissions are written down."""
+
+    def __init__(self, lane: Lane) -> None:
+        self.lane = lane
+        self.offered: list[tuple[tuple[Any, ...], dict[str, Any], Job]] = []
+        self.submitted: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    def offer(self, key: Any, function: Any, *args: Any, **kwargs: Any) -> Job:
+        job = self.lane.offer(key, function, *args, **kwargs)
+        self.offered.append((args, kwargs, job))
+        return job
+
+    def submit(self, function: Any, *args: Any, **kwargs: Any) -> Job:
+        self.submitted.append((args, kwargs))
+        return self.lane.submit(function, *args, **kwargs)
+
+    def cancel(self, job: Job) -> None:
+        self.lane.cancel(job)
+
+    def close(self) -> None:
+        self.lane.close()
+
+
+def hint_after_a_deal(tmp_path: Path, ahead: bool) -> dict[str, Any]:
+    """Deal, ask for a hint, deal again (which ends any plan), and ask again."""
+    settings = dataclasses.replace(TEST_SETTINGS, hints_ahead=ahead)
+    database = open_database(tmp_path / f"games-{ahead}.sqlite3")
+    app = create_app(database, budget=TEST_BUDGET, settings=settings)
+    spied = Spied(app.state.solver_pool.help)
+    app.state.solver_pool.help = spied
+    try:
+        with TestClient(app, base_url="http://localhost") as client:
+            game = client.post("/api/games", json={"variant": "classic", "deal": 42}).json()
+            base = f"/api/games/{game['id']}"
+            json = {"json": {}}
+            assert client.post(f"{base}/moves", json={"move": "D"}).status_code == 200
+            assert spied.offered == []  # no hint asked in this game yet
+            client.get(f"{base}/hint").raise_for_status()
+            assert client.post(f"{base}/moves", json={"move": "D"}).status_code == 200
+            if ahead:
+                assert len(spied.offered) == 1
+                args, kwargs, job = spied.offered[0]
+                made = job.future.result(timeout=120)
+            else:
+                assert spied.offered == []
+            answer = client.get(f"{base}/hint")
+            answer.raise_for_status()
+            if ahead:  # the very call the hint makes, and its answer
+                assert spied.submitted[-1] == (args, kwargs)
+                assert answer.json()["move"] == str(made.move)
+            assert client.post(f"{base}/undo", **json).status_code == 200
+            assert len(spied.offered) == (2 if ahead else 0)
+            assert client.post(f"{base}/resign", **json).status_code == 200
+            assert len(spied.offered) == (2 if ahead else 0)  # a game over makes no hint
+            return dict(answer.json())
+    finally:
+        database.close()
+
+
+def test_a_hint_is_made_ahead_once_the_player_has_asked_for_one(tmp_path: Path) -> None:
+    """Through a real solver worker: after a change to a game with a hint, its next hint
+    is offered as spare work, the very call the hint then makes; the answer is the one a
+    server that makes no hints ahead gives."""
+    assert hint_after_a_deal(tmp_path, ahead=True) == hint_after_a_deal(tmp_path, ahead=False)
+
+
+def test_the_settings_can_set_a_hints_budget(tmp_path: Path) -> None:
+    database = open_database(tmp_path / "games.sqlite3")
+    try:
+        settings = dataclasses.replace(TEST_SETTINGS, hint_positions=1234)
+        budget = create_app(database, settings=settings).state.budget
+        assert budget.hint_positions == 1234
+        assert budget.hint_samples == create_app(database).state.budget.hint_samples
+    finally:
+        database.close()

@@ -173,7 +173,10 @@ class Advisor:
     start of each plan.  When the player leaves the plan (or the plan has
     shown something new), the next hint makes a new decision from what the
     player sees then.  The seed of a decision is ``seed`` plus the length of
-    the line, as in :func:`autoplay`.
+    the line, as in :func:`autoplay`.  Asked again where the plan starts,
+    with the same line and seed, it gives the plan again: the decision
+    would come out the same (a server can so make a hint ahead, before the
+    player asks).
     """
 
     def __init__(
@@ -190,24 +193,26 @@ class Advisor:
         # what the player sees before each move of the plan, from its start
         self._expected: tuple[Observation, ...] = ()
         self._start = 0
+        # what the decision in force was made from: its seed and a hash of its line
+        self._made_from: tuple[int, int] | None = None
 
     def hint(self, view: Observation, history: Sequence[Observation]) -> Hint:
         """The next move for ``view`` (``history``: what was seen before it, oldest first)."""
         plan = self._plan
+        seed = self.seed + len(history)
         if plan is not None:
             step = len(history) - self._start
             line = (*history[self._start :], view)
             if 0 < step < len(plan.moves) and line == self._expected[: step + 1]:
                 return hint_of(plan, self._expected[0], plan.moves[step:])
+            if step == 0 and self._made_from == (seed, hash((view, *history))):
+                return hint_of(plan, view)
         plan = decide(
-            view,
-            history,
-            samples=self.samples,
-            seed=self.seed + len(history),
-            max_positions=self.max_positions,
+            view, history, samples=self.samples, seed=seed, max_positions=self.max_positions
         )
         self._plan, self._start = plan, len(history)
         self._expected = _observations(view, plan.moves)
+        self._made_from = (seed, hash((view, *history)))
         return hint_of(plan, view)
 
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -236,7 +237,11 @@ def create_app(
     app.state.games = (
         games if games is not None else Games(database, cache_bytes=settings.cache_bytes)
     )
-    app.state.budget = budget if budget is not None else HelpBudget.for_this_build()
+    if budget is None:
+        budget = HelpBudget.for_this_build()
+        if settings.hint_positions is not None:
+            budget = dataclasses.replace(budget, hint_positions=settings.hint_positions)
+    app.state.budget = budget
     app.state.solver_pool = pool
     app.state.quota = GameQuota(settings.games_per_minute)
     app.state.winnable = filler

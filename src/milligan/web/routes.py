@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request
@@ -32,11 +33,13 @@ from milligan.web.deps import (
     DatabaseDep,
     FillerDep,
     GamesDep,
+    HelpBudget,
     PlayerDep,
     PoolDep,
     QuotaDep,
     SettingsDep,
     SolverDep,
+    SolverPool,
     checked_id,
     json_writes,
 )
@@ -193,45 +196,115 @@ def get_game(game_id: str, player: PlayerDep, games: GamesDep) -> GamePublic:
     return games.read(player, checked_id(game_id), _public(games))
 
 
+@dataclass(frozen=True, slots=True)
+class HintsAhead:
+    """Hints made ahead: after a change to a game whose player has asked for a hint in it,
+    the hint for the new position is offered to the help worker as spare work.
+
+    It is the decision the next hint would make (the same observations, seed
+    and budget), so the answer is the same whether it was made ahead or
+    not; made ahead, it is ready, or under way, when the player asks. It runs
+    only when no request waits for the worker, and only the latest change of
+    a game is kept waiting (``ServerSettings.hints_ahead`` turns it off).
+    """
+
+    pool: SolverPool
+    budget: HelpBudget
+    enabled: bool
+
+    def call(self, game_id: str, live: Live) -> _HintCall | None:
+        """The hint to make ahead for ``live``, just changed (None if none is wanted)."""
+        if not self.enabled or live.row.hints == 0 or live.game.status != "playing":
+            return None
+        return _hint_call(game_id, live, self.budget)
+
+    def offer(self, call: _HintCall | None) -> None:
+        if call is None:
+            return
+        try:
+            from milligan.solver import fair
+        except ImportError:  # no solver: no hints to make
+            return
+        args, kwargs = call
+        self.pool.help.offer(("hint", args[0]), fair.game_hint, *args, **kwargs)
+
+
+async def hints_ahead(pool: PoolDep, budget: BudgetDep, settings: SettingsDep) -> HintsAhead | None:
+    """The server's :class:`HintsAhead` (None in an application without a solver pool)."""
+    if pool is None or budget is None:
+        return None
+    return HintsAhead(pool, budget, settings is None or settings.hints_ahead)
+
+
+AheadDep = Annotated[HintsAhead | None, Depends(hints_ahead)]
+
+
 def _change(
-    games: Games, player: str, game_id: str, action: Callable[[Game], object], expect: int | None
+    games: Games,
+    player: str,
+    game_id: str,
+    action: Callable[[Game], object],
+    expect: int | None,
+    ahead: HintsAhead | None = None,
 ) -> GamePublic:
-    return games.change(player, checked_id(game_id), action, _public(games), expect)
+    game_id = checked_id(game_id)
+    public = _public(games)
+    if ahead is None:
+        return games.change(player, game_id, action, public, expect)
+    shown, call = games.change(
+        player, game_id, action, lambda live: (public(live), ahead.call(game_id, live)), expect
+    )
+    ahead.offer(call)
+    return shown
 
 
 @router.post("/games/{game_id}/moves", response_model=GamePublic)
-def play_move(game_id: str, body: MoveIn, player: PlayerDep, games: GamesDep) -> GamePublic:
+def play_move(
+    game_id: str, body: MoveIn, player: PlayerDep, games: GamesDep, ahead: AheadDep
+) -> GamePublic:
     """Play a move in docs/RULES.md §7 notation."""
 
     def play(game: Game) -> None:
         _must_be_playing(game, body.move)
         game.play(body.move)
 
-    return _change(games, player, game_id, play, body.expect)
+    return _change(games, player, game_id, play, body.expect, ahead)
 
 
 @router.post("/games/{game_id}/undo", response_model=GamePublic)
 def undo(
-    game_id: str, player: PlayerDep, games: GamesDep, body: Annotated[Expect | None, Body()] = None
+    game_id: str,
+    player: PlayerDep,
+    games: GamesDep,
+    ahead: AheadDep,
+    body: Annotated[Expect | None, Body()] = None,
 ) -> GamePublic:
     """Take back the last move."""
-    return _change(games, player, game_id, Game.undo, (body or Expect()).expect)
+    return _change(games, player, game_id, Game.undo, (body or Expect()).expect, ahead)
 
 
 @router.post("/games/{game_id}/redo", response_model=GamePublic)
 def redo(
-    game_id: str, player: PlayerDep, games: GamesDep, body: Annotated[Expect | None, Body()] = None
+    game_id: str,
+    player: PlayerDep,
+    games: GamesDep,
+    ahead: AheadDep,
+    body: Annotated[Expect | None, Body()] = None,
 ) -> GamePublic:
     """Replay the last undone move."""
-    return _change(games, player, game_id, Game.redo, (body or Expect()).expect)
+    return _change(games, player, game_id, Game.redo, (body or Expect()).expect, ahead)
 
 
 @router.post("/games/{game_id}/restart", response_model=GamePublic)
 def restart(
-    game_id: str, player: PlayerDep, games: GamesDep, body: Annotated[Expect | None, Body()] = None
+    game_id: str,
+    player: PlayerDep,
+    games: GamesDep,
+    ahead: AheadDep,
+    body: Annotated[Expect | None, Body()] = None,
 ) -> GamePublic:
     """Back to the deal; the whole line can then be redone."""
-    return _change(games, player, game_id, Game.restart, (body or Expect()).expect)
+    return _change(games, player, game_id, Game.restart, (body or Expect()).expect, ahead)
 
 
 @router.post("/games/{game_id}/resign", response_model=GamePublic)
@@ -280,6 +353,18 @@ def _seed(position: Position, revision: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
+#: The arguments of a call to :func:`milligan.solver.fair.game_hint`.
+_HintCall = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+def _hint_call(game_id: str, live: Live, budget: HelpBudget) -> _HintCall:
+    """How to ask the fair player for this game's hint: the same call whenever it is made."""
+    line, position, revision = _playing_line(live)
+    budgets = {"samples": budget.hint_samples, "max_positions": budget.hint_positions}
+    kwargs = {name: value for name, value in budgets.items() if value is not None}
+    return (game_id, line[-1], line[:-1]), {"seed": _seed(position, revision), **kwargs}
+
+
 @router.get(
     "/games/{game_id}/hint",
     response_model=HintPublic,
@@ -296,20 +381,11 @@ async def hint(
 ) -> HintPublic:
     """A fair hint: the solver sees only what the player sees. Counted in statistics."""
     game_id = checked_id(game_id)
-    budgets = {"samples": budget.hint_samples, "max_positions": budget.hint_positions}
     with pool.turn(player):
-        line, position, revision = await run_in_threadpool(
-            games.read, player, game_id, _playing_line
+        args, kwargs = await run_in_threadpool(
+            games.read, player, game_id, lambda live: _hint_call(game_id, live, budget)
         )
-        found = await pool.call(
-            request,
-            solver.fair.game_hint,
-            game_id,
-            line[-1],
-            line[:-1],
-            seed=_seed(position, revision),
-            **{name: value for name, value in budgets.items() if value is not None},
-        )
+        found = await pool.call(request, solver.fair.game_hint, *args, **kwargs)
     await run_in_threadpool(lambda: games.count_help(player, game_id, hint=True))
     return hint_public(found)
 

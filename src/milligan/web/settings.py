@@ -79,6 +79,10 @@ class ServerSettings:
     cache_bytes: int = 64 * 1024 * 1024
     #: Start filling the winnable pool when the server starts.
     fill_winnable: bool = True
+    #: Make a game's next hint ahead, while the player thinks, once they have asked for one.
+    hints_ahead: bool = True
+    #: Positions a hint's decision may expand (None: the build's own, ``HelpBudget``).
+    hint_positions: int | None = None
 
     def host_allowed(self, host: str) -> bool:
         """Whether a request's ``Host`` header names this server."""

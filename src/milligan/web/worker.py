@@ -12,9 +12,9 @@ This module imports nothing heavy: the worker imports it on start.
 from __future__ import annotations
 
 import contextlib
-import queue
 import threading
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -70,14 +70,19 @@ def _serve(connection: Connection) -> None:
 class Lane:
     """One worker process that runs the jobs given to it, in order, one at a time.
 
-    ``niceness`` lowers the worker's priority (background work).
+    ``niceness`` lowers the worker's priority (background work). Spare work
+    (:meth:`offer`) waits behind every submitted job; at most ``spare_limit``
+    pieces of it wait at once (the oldest is dropped for a new one).
     """
 
-    def __init__(self, name: str, niceness: int = 0) -> None:
+    def __init__(self, name: str, niceness: int = 0, spare_limit: int = 8) -> None:
         self.name = name
         self.niceness = niceness
-        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self.spare_limit = spare_limit
+        self._jobs: deque[Job] = deque()
+        self._spare: OrderedDict[Hashable, Job] = OrderedDict()
         self._lock = threading.Lock()
+        self._ready = threading.Condition(self._lock)
         self._process: Any = None
         self._connection: Connection | None = None
         self._current: Job | None = None
@@ -88,15 +93,35 @@ class Lane:
         """Queue a call; its outcome comes in ``job.future``."""
         job = Job(function, args, kwargs)
         with self._lock:
-            if self._closed:
-                raise RuntimeError("the worker is closed")
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._dispatch, name=f"solver-{self.name}", daemon=True
-                )
-                self._thread.start()
-        self._jobs.put(job)
+            self._wake()
+            self._jobs.append(job)
+            self._ready.notify()
         return job
+
+    def offer(self, key: Hashable, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Job:
+        """Queue a call as spare work: it runs when no submitted job waits.
+
+        Spare work offered earlier under ``key`` that has not started is
+        dropped (its future is cancelled), and so is the oldest spare work
+        beyond ``spare_limit``. Spare work that has started runs to its end.
+        """
+        job = Job(function, args, kwargs)
+        with self._lock:
+            self._wake()
+            dropped = [old for old in (self._spare.pop(key, None),) if old is not None]
+            self._spare[key] = job
+            while len(self._spare) > self.spare_limit:
+                dropped.append(self._spare.popitem(last=False)[1])
+            self._ready.notify()
+        for old in dropped:
+            old.cancelled = True
+            _settle(old.future, error=JobCancelled())
+        return job
+
+    def spare_waiting(self) -> int:
+        """How much spare work waits (not counting any that runs)."""
+        with self._lock:
+            return len(self._spare)
 
     def cancel(self, job: Job) -> None:
         """Drop a waiting job, or end a running one (its worker is killed)."""
@@ -111,9 +136,35 @@ class Lane:
         with self._lock:
             self._closed = True
             self._kill()
-        self._jobs.put(None)
+            waiting = [*self._jobs, *self._spare.values()]
+            self._jobs.clear()
+            self._spare.clear()
+            self._ready.notify_all()
+        for job in waiting:
+            _settle(job.future, error=JobCancelled())
+
+    def _wake(self) -> None:
+        """(With the lock held.) Refuse work once closed; start the dispatcher on the first."""
+        if self._closed:
+            raise RuntimeError("the worker is closed")
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._dispatch, name=f"solver-{self.name}", daemon=True
+            )
+            self._thread.start()
 
     # -- in the dispatcher thread ------------------------------------------------------
+
+    def _next(self) -> Job | None:
+        """(With the lock held.) The next job to run, submitted jobs first; None once closed."""
+        while True:
+            if self._closed:
+                return None
+            if self._jobs:
+                return self._jobs.popleft()
+            if self._spare:
+                return self._spare.popitem(last=False)[1]
+            self._ready.wait()
 
     def _start(self) -> Connection:
         ours, theirs = CONTEXT.Pipe()
@@ -145,14 +196,11 @@ class Lane:
 
     def _dispatch(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job is None:
-                break
-            if job.cancelled:
-                continue
             with self._lock:
-                if self._closed:
-                    _settle(job.future, error=JobCancelled())
+                job = self._next()
+                if job is None:
+                    break
+                if job.cancelled:
                     continue
                 connection = self._connection
                 if connection is None or self._process is None or not self._process.is_alive():
