@@ -368,3 +368,19 @@ def test_the_settings_can_set_a_hints_budget(tmp_path: Path) -> None:
         assert budget.hint_samples == create_app(database).state.budget.hint_samples
     finally:
         database.close()
+
+
+def test_a_move_stands_when_its_hint_cannot_be_made_ahead(tmp_path: Path) -> None:
+    """A server that is stopping refuses spare work; the move is played all the same."""
+    database = open_database(tmp_path / "games.sqlite3")
+    app = create_app(database, budget=TEST_BUDGET, settings=TEST_SETTINGS)
+    try:
+        with TestClient(app, base_url="http://localhost") as client:
+            game = client.post("/api/games", json={"variant": "classic", "deal": 42}).json()
+            base = f"/api/games/{game['id']}"
+            client.get(f"{base}/hint").raise_for_status()
+            app.state.solver_pool.help.close()
+            moved = client.post(f"{base}/moves", json={"move": "D"})
+            assert moved.status_code == 200 and moved.json()["revision"] == game["revision"] + 1
+    finally:
+        database.close()

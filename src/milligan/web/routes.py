@@ -12,6 +12,7 @@ move waiting. The engine's errors become HTTP errors in one place,
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Callable
@@ -226,7 +227,8 @@ class HintsAhead:
         except ImportError:  # no solver: no hints to make
             return
         args, kwargs = call
-        self.pool.help.offer(("hint", args[0]), fair.game_hint, *args, **kwargs)
+        with contextlib.suppress(RuntimeError):  # the server is stopping: the move stands
+            self.pool.help.offer(("hint", args[0]), fair.game_hint, *args, **kwargs)
 
 
 async def hints_ahead(pool: PoolDep, budget: BudgetDep, settings: SettingsDep) -> HintsAhead | None:

@@ -108,7 +108,9 @@ class Lane:
         job = Job(function, args, kwargs)
         with self._lock:
             self._wake()
-            dropped = [old for old in (self._spare.pop(key, None),) if old is not None]
+            dropped: list[Job] = []
+            if (earlier := self._spare.pop(key, None)) is not None:
+                dropped.append(earlier)
             self._spare[key] = job
             while len(self._spare) > self.spare_limit:
                 dropped.append(self._spare.popitem(last=False)[1])
