@@ -384,3 +384,30 @@ def test_a_move_stands_when_its_hint_cannot_be_made_ahead(tmp_path: Path) -> Non
             assert moved.status_code == 200 and moved.json()["revision"] == game["revision"] + 1
     finally:
         database.close()
+
+
+def test_the_opening_hint_is_made_ahead_for_a_player_who_asked_for_one_last_time(
+    tmp_path: Path,
+) -> None:
+    database = open_database(tmp_path / "games.sqlite3")
+    app = create_app(database, budget=TEST_BUDGET, settings=TEST_SETTINGS)
+    spied = Spied(app.state.solver_pool.help)
+    app.state.solver_pool.help = spied
+    try:
+        with TestClient(app, base_url="http://localhost") as client:
+            first = client.post("/api/games", json={"variant": "classic", "deal": 42}).json()
+            assert spied.offered == []  # a new player, who has asked for nothing
+            client.get(f"/api/games/{first['id']}/hint").raise_for_status()
+            second = client.post("/api/games", json={"variant": "classic", "deal": 7}).json()
+            assert len(spied.offered) == 1
+            args, kwargs, job = spied.offered[0]
+            assert args[0] == second["id"] and not args[2]  # the opening: nothing seen before
+            made = job.future.result(timeout=120)
+            answer = client.get(f"/api/games/{second['id']}/hint").json()
+            assert spied.submitted[-1] == (args, kwargs) and answer["move"] == str(made.move)
+            client.post("/api/games", json={"variant": "classic", "deal": 8})
+            assert len(spied.offered) == 2  # the game changed last had a hint: the second
+            client.post("/api/games", json={"variant": "classic", "deal": 9})
+            assert len(spied.offered) == 2  # now it had none
+    finally:
+        database.close()

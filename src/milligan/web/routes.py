@@ -98,6 +98,59 @@ def record_of(game: Game) -> dict[str, Any]:
     return Record.of(game).to_dict()
 
 
+# -- hints made ahead -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HintsAhead:
+    """Hints made ahead: after a change to a game whose player has asked for a hint in it,
+    the hint for the new position is offered to the help worker as spare work; so is the
+    opening's, for a new game of a player who asked for one in the game they changed last.
+
+    It is the decision the next hint would make (the same observations, seed
+    and budget), so the answer is the same whether it was made ahead or
+    not; made ahead, it is ready, or under way, when the player asks. It runs
+    only when no request waits for the worker, and only the latest change of
+    a game is kept waiting (``ServerSettings.hints_ahead`` turns it off).
+    """
+
+    pool: SolverPool
+    budget: HelpBudget
+    enabled: bool
+
+    def call(self, game_id: str, live: Live, *, asked: bool | None = None) -> _HintCall | None:
+        """The hint to make ahead for ``live``, just changed (None if none is wanted).
+
+        ``asked`` says whether the player asks for hints: by default, whether
+        they have asked for one in this game.
+        """
+        asked = live.row.hints > 0 if asked is None else asked
+        if not self.enabled or not asked or live.game.status != "playing":
+            return None
+        return _hint_call(game_id, live, self.budget)
+
+    def offer(self, call: _HintCall | None) -> None:
+        if call is None:
+            return
+        try:
+            from milligan.solver import fair
+        except ImportError:  # no solver: no hints to make
+            return
+        args, kwargs = call
+        with contextlib.suppress(RuntimeError):  # the server is stopping: the move stands
+            self.pool.help.offer(("hint", args[0]), fair.game_hint, *args, **kwargs)
+
+
+async def hints_ahead(pool: PoolDep, budget: BudgetDep, settings: SettingsDep) -> HintsAhead | None:
+    """The server's :class:`HintsAhead` (None in an application without a solver pool)."""
+    if pool is None or budget is None:
+        return None
+    return HintsAhead(pool, budget, settings is None or settings.hints_ahead)
+
+
+AheadDep = Annotated[HintsAhead | None, Depends(hints_ahead)]
+
+
 # -- variants and games -----------------------------------------------------------------
 
 
@@ -122,6 +175,7 @@ async def create_game(
     settings: SettingsDep,
     pool: PoolDep,
     filler: FillerDep,
+    ahead: AheadDep,
     body: Annotated[GameCreate | None, Body()] = None,
 ) -> GamePublic:
     """Start a game. Without ``deal`` the number is random and kept secret until the end.
@@ -156,9 +210,15 @@ async def create_game(
                 f"no deal of {variant} could be proven winnable just now; "
                 "try again, or play a random deal",
             )
-    live = await run_in_threadpool(
-        lambda: games.create(player, variant, body.deal, secret_deal=secret_deal)
-    )
+
+    def create() -> tuple[Live, bool]:
+        before = games.list(player, limit=1)  # the game the player changed last
+        live = games.create(player, variant, body.deal, secret_deal=secret_deal)
+        return live, bool(before) and before[0].hints > 0
+
+    live, asked = await run_in_threadpool(create)
+    if ahead is not None:  # a player who asked for a hint last time may ask at the opening
+        ahead.offer(ahead.call(live.row.id, live, asked=asked))
     return game_public(live)
 
 
@@ -195,50 +255,6 @@ def _public(games: Games) -> Callable[[Live], GamePublic]:
 def get_game(game_id: str, player: PlayerDep, games: GamesDep) -> GamePublic:
     """One of this player's games."""
     return games.read(player, checked_id(game_id), _public(games))
-
-
-@dataclass(frozen=True, slots=True)
-class HintsAhead:
-    """Hints made ahead: after a change to a game whose player has asked for a hint in it,
-    the hint for the new position is offered to the help worker as spare work.
-
-    It is the decision the next hint would make (the same observations, seed
-    and budget), so the answer is the same whether it was made ahead or
-    not; made ahead, it is ready, or under way, when the player asks. It runs
-    only when no request waits for the worker, and only the latest change of
-    a game is kept waiting (``ServerSettings.hints_ahead`` turns it off).
-    """
-
-    pool: SolverPool
-    budget: HelpBudget
-    enabled: bool
-
-    def call(self, game_id: str, live: Live) -> _HintCall | None:
-        """The hint to make ahead for ``live``, just changed (None if none is wanted)."""
-        if not self.enabled or live.row.hints == 0 or live.game.status != "playing":
-            return None
-        return _hint_call(game_id, live, self.budget)
-
-    def offer(self, call: _HintCall | None) -> None:
-        if call is None:
-            return
-        try:
-            from milligan.solver import fair
-        except ImportError:  # no solver: no hints to make
-            return
-        args, kwargs = call
-        with contextlib.suppress(RuntimeError):  # the server is stopping: the move stands
-            self.pool.help.offer(("hint", args[0]), fair.game_hint, *args, **kwargs)
-
-
-async def hints_ahead(pool: PoolDep, budget: BudgetDep, settings: SettingsDep) -> HintsAhead | None:
-    """The server's :class:`HintsAhead` (None in an application without a solver pool)."""
-    if pool is None or budget is None:
-        return None
-    return HintsAhead(pool, budget, settings is None or settings.hints_ahead)
-
-
-AheadDep = Annotated[HintsAhead | None, Depends(hints_ahead)]
 
 
 def _change(
