@@ -4,10 +4,11 @@ the client goes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -19,6 +20,7 @@ from fastapi.testclient import TestClient
 from milligan.store import open_database
 from milligan.web.app import COOKIE, create_app
 from milligan.web.deps import ApiError, SolverPool
+from milligan.web.settings import ServerSettings
 from milligan.web.worker import Job, JobCancelled, Lane
 
 from .conftest import TEST_BUDGET, TEST_SETTINGS
@@ -316,40 +318,42 @@ class Spied:
         self.lane.close()
 
 
-def hint_after_a_deal(tmp_path: Path, ahead: bool) -> dict[str, Any]:
-    """Deal, ask for a hint, deal again (which ends any plan), and ask again."""
-    settings = dataclasses.replace(TEST_SETTINGS, hints_ahead=ahead)
-    database = open_database(tmp_path / f"games-{ahead}.sqlite3")
+@contextlib.contextmanager
+def spied_server(path: Path, settings: ServerSettings) -> Iterator[tuple[TestClient, Spied]]:
+    """A client of a real server over a new SQLite file, with its help worker spied on."""
+    database = open_database(path)
     app = create_app(database, budget=TEST_BUDGET, settings=settings)
     spied = Spied(app.state.solver_pool.help)
     app.state.solver_pool.help = spied
     try:
         with TestClient(app, base_url="http://localhost") as client:
-            game = client.post("/api/games", json={"variant": "classic", "deal": 42}).json()
-            base = f"/api/games/{game['id']}"
-            json = {"json": {}}
-            assert client.post(f"{base}/moves", json={"move": "D"}).status_code == 200
-            assert spied.offered == []  # no hint asked in this game yet
-            client.get(f"{base}/hint").raise_for_status()
-            assert client.post(f"{base}/moves", json={"move": "D"}).status_code == 200
-            if ahead:
-                assert len(spied.offered) == 1
-                args, kwargs, job = spied.offered[0]
-                made = job.future.result(timeout=120)
-            else:
-                assert spied.offered == []
-            answer = client.get(f"{base}/hint")
-            answer.raise_for_status()
-            if ahead:  # the very call the hint makes, and its answer
-                assert spied.submitted[-1] == (args, kwargs)
-                assert answer.json()["move"] == str(made.move)
-            assert client.post(f"{base}/undo", **json).status_code == 200
-            assert len(spied.offered) == (2 if ahead else 0)
-            assert client.post(f"{base}/resign", **json).status_code == 200
-            assert len(spied.offered) == (2 if ahead else 0)  # a game over makes no hint
-            return dict(answer.json())
+            yield client, spied
     finally:
         database.close()
+
+
+def hint_after_a_deal(tmp_path: Path, ahead: bool) -> dict[str, Any]:
+    """Deal, ask for a hint, deal again (which ends any plan), and ask again."""
+    settings = dataclasses.replace(TEST_SETTINGS, hints_ahead=ahead)
+    with spied_server(tmp_path / f"games-{ahead}.sqlite3", settings) as (client, spied):
+        game = client.post("/api/games", json={"variant": "classic", "deal": 42}).json()
+        base = f"/api/games/{game['id']}"
+        assert client.post(f"{base}/moves", json={"move": "D"}).status_code == 200
+        assert spied.offered == []  # no hint asked in this game yet
+        client.get(f"{base}/hint").raise_for_status()
+        assert client.post(f"{base}/moves", json={"move": "D"}).status_code == 200
+        assert len(spied.offered) == (1 if ahead else 0)
+        answer = client.get(f"{base}/hint")
+        answer.raise_for_status()
+        if ahead:  # the very call the hint makes, and its answer
+            args, kwargs, job = spied.offered[0]
+            assert spied.submitted[-1] == (args, kwargs)
+            assert answer.json()["move"] == str(job.future.result(timeout=120).move)
+        assert client.post(f"{base}/undo", json={}).status_code == 200
+        assert len(spied.offered) == (2 if ahead else 0)
+        assert client.post(f"{base}/resign", json={}).status_code == 200
+        assert len(spied.offered) == (2 if ahead else 0)  # a game over makes no hint
+        return dict(answer.json())
 
 
 def test_a_hint_is_made_ahead_once_the_player_has_asked_for_one(tmp_path: Path) -> None:
@@ -372,42 +376,30 @@ def test_the_settings_can_set_a_hints_budget(tmp_path: Path) -> None:
 
 def test_a_move_stands_when_its_hint_cannot_be_made_ahead(tmp_path: Path) -> None:
     """A server that is stopping refuses spare work; the move is played all the same."""
-    database = open_database(tmp_path / "games.sqlite3")
-    app = create_app(database, budget=TEST_BUDGET, settings=TEST_SETTINGS)
-    try:
-        with TestClient(app, base_url="http://localhost") as client:
-            game = client.post("/api/games", json={"variant": "classic", "deal": 42}).json()
-            base = f"/api/games/{game['id']}"
-            client.get(f"{base}/hint").raise_for_status()
-            app.state.solver_pool.help.close()
-            moved = client.post(f"{base}/moves", json={"move": "D"})
-            assert moved.status_code == 200 and moved.json()["revision"] == game["revision"] + 1
-    finally:
-        database.close()
+    with spied_server(tmp_path / "games.sqlite3", TEST_SETTINGS) as (client, spied):
+        game = client.post("/api/games", json={"variant": "classic", "deal": 42}).json()
+        base = f"/api/games/{game['id']}"
+        client.get(f"{base}/hint").raise_for_status()
+        spied.close()
+        moved = client.post(f"{base}/moves", json={"move": "D"})
+        assert moved.status_code == 200 and moved.json()["revision"] == game["revision"] + 1
 
 
 def test_the_opening_hint_is_made_ahead_for_a_player_who_asked_for_one_last_time(
     tmp_path: Path,
 ) -> None:
-    database = open_database(tmp_path / "games.sqlite3")
-    app = create_app(database, budget=TEST_BUDGET, settings=TEST_SETTINGS)
-    spied = Spied(app.state.solver_pool.help)
-    app.state.solver_pool.help = spied
-    try:
-        with TestClient(app, base_url="http://localhost") as client:
-            first = client.post("/api/games", json={"variant": "classic", "deal": 42}).json()
-            assert spied.offered == []  # a new player, who has asked for nothing
-            client.get(f"/api/games/{first['id']}/hint").raise_for_status()
-            second = client.post("/api/games", json={"variant": "classic", "deal": 7}).json()
-            assert len(spied.offered) == 1
-            args, kwargs, job = spied.offered[0]
-            assert args[0] == second["id"] and not args[2]  # the opening: nothing seen before
-            made = job.future.result(timeout=120)
-            answer = client.get(f"/api/games/{second['id']}/hint").json()
-            assert spied.submitted[-1] == (args, kwargs) and answer["move"] == str(made.move)
-            client.post("/api/games", json={"variant": "classic", "deal": 8})
-            assert len(spied.offered) == 2  # the game changed last had a hint: the second
-            client.post("/api/games", json={"variant": "classic", "deal": 9})
-            assert len(spied.offered) == 2  # now it had none
-    finally:
-        database.close()
+    with spied_server(tmp_path / "games.sqlite3", TEST_SETTINGS) as (client, spied):
+        first = client.post("/api/games", json={"variant": "classic", "deal": 42}).json()
+        assert spied.offered == []  # a new player, who has asked for nothing
+        client.get(f"/api/games/{first['id']}/hint").raise_for_status()
+        second = client.post("/api/games", json={"variant": "classic", "deal": 7}).json()
+        assert len(spied.offered) == 1
+        args, kwargs, job = spied.offered[0]
+        assert args[0] == second["id"] and not args[2]  # the opening: nothing seen before
+        made = job.future.result(timeout=120)
+        answer = client.get(f"/api/games/{second['id']}/hint").json()
+        assert spied.submitted[-1] == (args, kwargs) and answer["move"] == str(made.move)
+        client.post("/api/games", json={"variant": "classic", "deal": 8})
+        assert len(spied.offered) == 2  # the game changed last had a hint: the second
+        client.post("/api/games", json={"variant": "classic", "deal": 9})
+        assert len(spied.offered) == 2  # now it had none
