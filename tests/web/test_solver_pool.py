@@ -401,5 +401,8 @@ def test_the_opening_hint_is_made_ahead_for_a_player_who_asked_for_one_last_time
         assert spied.submitted[-1] == (args, kwargs) and answer["move"] == str(made.move)
         client.post("/api/games", json={"variant": "classic", "deal": 8})
         assert len(spied.offered) == 2  # the game changed last had a hint: the second
-        client.post("/api/games", json={"variant": "classic", "deal": 9})
+        fourth = client.post("/api/games", json={"variant": "classic", "deal": 9}).json()
         assert len(spied.offered) == 2  # now it had none
+        client.get(f"/api/games/{fourth['id']}/hint").raise_for_status()
+        daily = client.post("/api/daily/games", json={"variant": "classic"}).json()
+        assert len(spied.offered) == 3 and spied.offered[-1][0][0] == daily["id"]

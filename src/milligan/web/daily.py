@@ -22,8 +22,10 @@ from starlette.concurrency import run_in_threadpool
 
 from milligan import daily
 from milligan.store.database import GameRow
+from milligan.store.games import Live
 from milligan.variants import Variant
 from milligan.web.deps import ApiError, DatabaseDep, GamesDep, PlayerDep, QuotaDep, json_writes
+from milligan.web.routes import AheadDep
 from milligan.web.schemas import (
     DailyCreate,
     DailyGamePublic,
@@ -111,14 +113,19 @@ async def start_daily(
     games: GamesDep,
     database: DatabaseDep,
     quota: QuotaDep,
+    ahead: AheadDep,
 ) -> GamePublic:
     """Start the daily deal of a date as a new game of this player."""
     day, number = _deal_of(body.date, body.variant)
     quota.take(player)
 
-    def create() -> GamePublic:
+    def start() -> Live:
         live = games.create(player, Variant.named(body.variant), number)
         database.add_daily_game(live.row.id, player, day.isoformat(), body.variant)
+        return live
+
+    def create() -> GamePublic:
+        live = start() if ahead is None else ahead.opening(games, player, start)
         return game_public(live, daily=day.isoformat())
 
     return await run_in_threadpool(create)

@@ -129,6 +129,15 @@ class HintsAhead:
             return None
         return _hint_call(game_id, live, self.budget)
 
+    def opening(self, games: Games, player: str, create: Callable[[], Live]) -> Live:
+        """``create()`` a game of ``player``, and make its opening hint ahead if they asked
+        for a hint in the game they changed last."""
+        before = games.list(player, limit=1)
+        live = create()
+        if before and before[0].hints > 0:
+            self.offer(self.call(live.row.id, live, asked=True))
+        return live
+
     def offer(self, call: _HintCall | None) -> None:
         if call is None:
             return
@@ -211,14 +220,12 @@ async def create_game(
                 "try again, or play a random deal",
             )
 
-    def create() -> tuple[Live, bool]:
-        before = games.list(player, limit=1)  # the game the player changed last
-        live = games.create(player, variant, body.deal, secret_deal=secret_deal)
-        return live, bool(before) and before[0].hints > 0
+    def create() -> Live:
+        return games.create(player, variant, body.deal, secret_deal=secret_deal)
 
-    live, asked = await run_in_threadpool(create)
-    if ahead is not None:  # a player who asked for a hint last time may ask at the opening
-        ahead.offer(ahead.call(live.row.id, live, asked=asked))
+    live = await run_in_threadpool(
+        create if ahead is None else lambda: ahead.opening(games, player, create)
+    )
     return game_public(live)
 
 
