@@ -8,8 +8,9 @@ the hint latency the client saw (p50, p95, max), and the same for the hints
 that start a plan (the first of a game, and each after the last move of a
 plan): they need a new decision, unless it was made ahead, and they are what
 a player who asks only now and then waits. ``--think`` pauses that many
-seconds before each of those hints, as a player looks at a new row; the
-server makes the hint ahead meanwhile (``--no-ahead`` stops it).
+seconds before each of those hints but a game's first, as a player looks
+at a new row; the server makes the hint ahead meanwhile (``--no-ahead``
+stops it).
 ``--positions`` sets the server's hint budget.
 
     python bench/hints.py                       # classic deals 1-10
@@ -70,7 +71,10 @@ def main() -> None:
     parser.add_argument("--deals", default="1-10", help="a range, e.g. 1-10")
     parser.add_argument("--moves", type=int, default=400, help="moves per game at most")
     parser.add_argument(
-        "--think", type=float, default=0.0, help="seconds before each hint that starts a plan"
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds before each hint that starts a plan (but a game's first)",
     )
     parser.add_argument("--no-ahead", action="store_true", help="the server makes no hint ahead")
     parser.add_argument("--positions", type=int, help="the server's positions a hint decision")
