@@ -277,7 +277,6 @@ def test_spare_work_waits_for_submitted_jobs_and_newer_work_replaces_older() -> 
         spare = lane.offer("b", time.monotonic)
         asked = lane.submit(time.monotonic)
         last = lane.offer("c", time.monotonic)  # beyond the limit: the oldest, "a", goes
-        assert lane.spare_waiting() == 2
         for job in (replaced, dropped):
             with pytest.raises(JobCancelled):
                 job.future.result(timeout=60)

@@ -125,7 +125,7 @@ async def start_daily(
         return live
 
     def create() -> GamePublic:
-        live = start() if ahead is None else ahead.opening(games, player, start)
+        live = ahead.opening(games, player, start)
         return game_public(live, daily=day.isoformat())
 
     return await run_in_threadpool(create)

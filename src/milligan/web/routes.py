@@ -118,13 +118,9 @@ class HintsAhead:
     budget: HelpBudget
     enabled: bool
 
-    def call(self, game_id: str, live: Live, *, asked: bool | None = None) -> _HintCall | None:
-        """The hint to make ahead for ``live``, just changed (None if none is wanted).
-
-        ``asked`` says whether the player asks for hints: by default, whether
-        they have asked for one in this game.
-        """
-        asked = live.row.hints > 0 if asked is None else asked
+    def call(self, game_id: str, live: Live, asked: bool) -> _HintCall | None:
+        """The hint to make ahead for ``live``, just changed, if the player ``asked`` for
+        hints and the game goes on (else None)."""
         if not self.enabled or not asked or live.game.status != "playing":
             return None
         return _hint_call(game_id, live, self.budget)
@@ -132,10 +128,11 @@ class HintsAhead:
     def opening(self, games: Games, player: str, create: Callable[[], Live]) -> Live:
         """``create()`` a game of ``player``, and make its opening hint ahead if they asked
         for a hint in the game they changed last."""
+        if not self.enabled:
+            return create()
         before = games.list(player, limit=1)
         live = create()
-        if before and before[0].hints > 0:
-            self.offer(self.call(live.row.id, live, asked=True))
+        self.offer(self.call(live.row.id, live, bool(before) and before[0].hints > 0))
         return live
 
     def offer(self, call: _HintCall | None) -> None:
@@ -150,14 +147,12 @@ class HintsAhead:
             self.pool.help.offer(("hint", args[0]), fair.game_hint, *args, **kwargs)
 
 
-async def hints_ahead(pool: PoolDep, budget: BudgetDep, settings: SettingsDep) -> HintsAhead | None:
-    """The server's :class:`HintsAhead` (None in an application without a solver pool)."""
-    if pool is None or budget is None:
-        return None
-    return HintsAhead(pool, budget, settings is None or settings.hints_ahead)
+async def hints_ahead(pool: PoolDep, budget: BudgetDep, settings: SettingsDep) -> HintsAhead:
+    """The server's :class:`HintsAhead`."""
+    return HintsAhead(pool, budget, settings.hints_ahead)
 
 
-AheadDep = Annotated[HintsAhead | None, Depends(hints_ahead)]
+AheadDep = Annotated[HintsAhead, Depends(hints_ahead)]
 
 
 # -- variants and games -----------------------------------------------------------------
@@ -223,9 +218,7 @@ async def create_game(
     def create() -> Live:
         return games.create(player, variant, body.deal, secret_deal=secret_deal)
 
-    live = await run_in_threadpool(
-        create if ahead is None else lambda: ahead.opening(games, player, create)
-    )
+    live = await run_in_threadpool(ahead.opening, games, player, create)
     return game_public(live)
 
 
@@ -277,7 +270,11 @@ def _change(
     if ahead is None:
         return games.change(player, game_id, action, public, expect)
     shown, call = games.change(
-        player, game_id, action, lambda live: (public(live), ahead.call(game_id, live)), expect
+        player,
+        game_id,
+        action,
+        lambda live: (public(live), ahead.call(game_id, live, live.row.hints > 0)),
+        expect,
     )
     ahead.offer(call)
     return shown

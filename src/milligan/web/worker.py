@@ -120,11 +120,6 @@ class Lane:
             _settle(old.future, error=JobCancelled())
         return job
 
-    def spare_waiting(self) -> int:
-        """How much spare work waits (not counting any that runs)."""
-        with self._lock:
-            return len(self._spare)
-
     def cancel(self, job: Job) -> None:
         """Drop a waiting job, or end a running one (its worker is killed)."""
         job.cancelled = True
