@@ -11,11 +11,14 @@ a player who asks only now and then waits. ``--think`` pauses that many
 seconds before each of those hints but a game's first, as a player looks
 at a new row; the server makes the hint ahead meanwhile (``--no-ahead``
 stops it).
-``--positions`` sets the server's hint budget.
+``--positions`` sets the server's hint budget, and ``--threads`` the
+searches a decision runs at once (by default the machine's cores, at most
+four; the hints are the same for any).
 
     python bench/hints.py                       # classic deals 1-10
     python bench/hints.py --variant spanish --deals 1-5 --moves 100
     python bench/hints.py --think 1 --positions 4000000
+    python bench/hints.py --threads 1               # one search at a time
 """
 
 from __future__ import annotations
@@ -78,10 +81,15 @@ def main() -> None:
     )
     parser.add_argument("--no-ahead", action="store_true", help="the server makes no hint ahead")
     parser.add_argument("--positions", type=int, help="the server's positions a hint decision")
+    parser.add_argument("--threads", type=int, help="searches a hint decision runs at once")
     args = parser.parse_args()
     first, _, last = args.deals.partition("-")
     deals = range(int(first), int(last or first) + 1)
-    settings = {"hints_ahead": not args.no_ahead, "hint_positions": args.positions}
+    settings = {
+        "hints_ahead": not args.no_ahead,
+        "hint_positions": args.positions,
+        "hint_threads": args.threads,
+    }
     with tempfile.TemporaryDirectory() as folder:
         process, port = start_server(str(Path(folder) / "games.sqlite3"), **settings)
         try:
@@ -113,7 +121,7 @@ def main() -> None:
         f"p95 {1000 * percentile(starts, 0.95):.0f} ms; games: {ends}; "
         f"{wall:.0f} s in all (think {args.think:g} s, "
         f"{'no hints' if args.no_ahead else 'hints'} made ahead, "
-        f"{args.positions or 'default'} positions)"
+        f"{args.positions or 'default'} positions, {args.threads or 'default'} threads)"
     )
 
 

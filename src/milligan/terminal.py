@@ -181,13 +181,13 @@ class _Session:
     def hint(self) -> str:
         """The fair player's advice, worded; it follows its plan while the player does."""
         from milligan.solver.estimate import in_words
-        from milligan.solver.fair import Advisor
+        from milligan.solver.fair import Advisor, default_threads
 
         game = self.game
         if game.is_over():
             return f"The game is over ({game.status}): there is nothing to hint."
         if self.advisor is None:
-            self.advisor = Advisor()
+            self.advisor = Advisor(threads=default_threads())
         seen = [position.observe() for position in game.positions]
         advice = self.advisor.hint(seen[-1], seen[:-1])
         if advice.move is None:

@@ -7,6 +7,8 @@ import os
 import random
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable
 
 import pytest
@@ -384,3 +386,42 @@ def test_rerooting_wins_from_the_beams_of_a_dead_round() -> None:
     spent.spent = 7
     assert compiled.reroot(start, stages, spent, 7, -1.0, 64) is None
     assert spent.spent == 7
+
+
+@needs_core
+def test_a_search_lets_other_threads_run() -> None:
+    """The core searches without the GIL: a thread beside it keeps running.
+
+    While one thread searches classic deal 1 (at most 1,500,000 positions), the
+    test's own thread wakes every 10 ms. A search that held the GIL would keep
+    it from waking until the search ended.
+    """
+    core = compiled.new_core(Position.deal(Variant.named("classic"), 1), 64, "plan")
+    done: list[tuple[str, object]] = []
+    searcher = threading.Thread(target=lambda: done.append(core.search(1_500_000, -1.0, None, 0)))
+    searcher.start()
+    ticks = 0
+    while searcher.is_alive():
+        time.sleep(0.01)
+        ticks += 1
+    searcher.join()
+    assert done and core.positions > 100_000
+    assert ticks >= 5
+
+
+@needs_core
+def test_an_error_in_the_progress_call_ends_the_search_and_is_raised() -> None:
+    core = compiled.new_core(Position.deal(Variant.named("classic"), 1), 64, "plan")
+    calls: list[int] = []
+
+    def progress(positions: int, seconds: float) -> None:
+        calls.append(positions)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        core.search(-1, -1.0, progress, time.monotonic())
+    assert calls == [4096, 8192, 12288]
+    assert core.positions == 12288
+    # every move was undone: the core is back at its start
+    assert core.key() == compiled.new_core(Position.deal(Variant.named("classic"), 1), 64).key()

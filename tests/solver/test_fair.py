@@ -149,6 +149,30 @@ def test_the_same_arguments_give_the_same_advice() -> None:
     assert decide(view, history, seed=3, **SMALL) == decide(view, history, seed=3, **SMALL)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("variant", "number", "opening"),
+    [("classic", 11, "D"), ("spanish", 4, "D D"), ("improved", 8, "")],
+)
+def test_threads_change_how_fast_a_decision_is_made_not_what_it_decides(
+    variant: str, number: int, opening: str
+) -> None:
+    """The same plan, win count and positions on one thread and on three.
+
+    700,000 positions give each of the six solves 52,500, so the solves run
+    beside the stage search; improved deal 8 has cards face down, so it has
+    no solves and four stage searches.
+    """
+    game = Game.new(variant, number)
+    for move in opening.split():
+        game.play(move)
+    view, history = game.position.observe(), observations(game)[:-1]
+    budget = {"samples": 6, "max_positions": 700_000, "seed": 2}
+    alone = decide(view, history, threads=1, **budget)  # type: ignore[arg-type]
+    assert alone.moves
+    assert decide(view, history, threads=3, **budget) == alone  # type: ignore[arg-type]
+    assert hint(game, threads=2, **budget) == hint(game, **budget)  # type: ignore[arg-type]
+
+
 def test_asked_again_where_its_plan_starts_an_advisor_does_not_decide_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -481,7 +505,9 @@ def test_with_cards_face_down_the_solver_proposes_lines_cut_at_the_first_news(
     assert spent > 0
     deal = Move.parse("D")
     assert {moves[-1] == deal for moves, _ in found} == {True, False}
-    ends = [fair._end(game.position, moves) for moves, _ in plans + found]
+    ends = [
+        (fair._after(game.position, moves[:-1]).observe(), moves[-1]) for moves, _ in plans + found
+    ]
     assert len(set(ends)) == len(ends)
     for moves, score in found:
         after = game.position
@@ -537,8 +563,8 @@ def test_a_bonus_for_the_solvers_tables_makes_the_look_ahead_take_one(
     counts: list[tuple[int, int]] = []
     real = fair._solved_candidates
 
-    def spy(here: Position, worlds: Sequence[Position], seen: Any, plans: Any, budget: int) -> Any:
-        found = real(here, worlds, seen, plans, budget)
+    def spy(here: Position, worlds: Sequence[Position], seen: Any, plans: Any, *rest: Any) -> Any:
+        found = real(here, worlds, seen, plans, *rest)
         counts.append((len(plans), len(found[0])))
         return found
 

@@ -393,24 +393,22 @@ def _first_hint(server: Server) -> tuple[dict[str, Any], dict[str, Any], list[st
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
-def test_the_browser_hints_with_the_fair_player_at_the_browsers_budget(database: str) -> None:
+def test_the_browser_hints_with_the_fair_player_at_its_own_budget(database: str) -> None:
     # the served hint is the fair player's decision with its own samples and
-    # the browser's positions (HelpBudget: half the default, so that a new
-    # decision answers quickly), solves included
+    # positions (HelpBudget: autoplay's player), solves included, made on the
+    # machine's cores
     from milligan.web.deps import HelpBudget
 
-    positions = HelpBudget().hint_positions
-    assert positions is not None and positions < fair.DEFAULT_POSITIONS
-    assert fair._budgets(positions)[0] >= fair.SOLVE_FLOOR
+    budget = HelpBudget.for_this_build()
+    assert (budget.hint_samples, budget.hint_positions) == (None, None)
+    assert budget.hint_threads == fair.default_threads()
     server = Server(database)
     try:
         game, body, _ = _first_hint(server)
     finally:
         server.stop()
     start = Position.deal(Variant.named("classic"), 5)
-    own = fair.hint(
-        start.observe(), (), seed=_seed(start, game["revision"]), max_positions=positions
-    )
+    own = fair.hint(start.observe(), (), seed=_seed(start, game["revision"]))
     assert body["samples"] == fair.DEFAULT_SAMPLES
     assert body["move"] == str(own.move) and body["plan"] == [str(m) for m in own.plan]
     assert body["win_chance"] == own.win_chance

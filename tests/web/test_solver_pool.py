@@ -17,6 +17,7 @@ import anyio.to_thread
 import pytest
 from fastapi.testclient import TestClient
 
+from milligan.solver import compiled, fair
 from milligan.store import open_database
 from milligan.web.app import COOKIE, create_app
 from milligan.web.deps import ApiError, SolverPool
@@ -365,10 +366,12 @@ def test_a_hint_is_made_ahead_once_the_player_has_asked_for_one(tmp_path: Path) 
 def test_the_settings_can_set_a_hints_budget(tmp_path: Path) -> None:
     database = open_database(tmp_path / "games.sqlite3")
     try:
-        settings = dataclasses.replace(TEST_SETTINGS, hint_positions=1234)
+        settings = dataclasses.replace(TEST_SETTINGS, hint_positions=1234, hint_threads=3)
         budget = create_app(database, settings=settings).state.budget
-        assert budget.hint_positions == 1234
-        assert budget.hint_samples == create_app(database).state.budget.hint_samples
+        assert (budget.hint_positions, budget.hint_threads) == (1234, 3)
+        default = create_app(database).state.budget
+        assert budget.hint_samples == default.hint_samples
+        assert default.hint_threads == (fair.default_threads() if compiled.AVAILABLE else 1)
     finally:
         database.close()
 

@@ -19,8 +19,10 @@ from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 from posix.mman cimport mmap, munmap, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED, PROT_READ, PROT_WRITE
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.exc cimport PyErr_CheckSignals
 
-import time
+import threading
 
 cdef enum:
     MAXC = 13
@@ -57,6 +59,16 @@ cdef enum:
 # change: a table always starts all zeros.
 cdef enum:
     SPARES = 4
+
+# What ``Core._dfs`` returns: a start already searched, every child searched
+# (lost unless the search was incomplete), a limit or the deadline reached, a
+# win, no memory for the move buffer.
+cdef enum:
+    DFS_LOST = 0
+    DFS_DONE = 1
+    DFS_UNKNOWN = 2
+    DFS_WON = 3
+    DFS_NOMEM = 4
 cdef size_t SPARE_BYTES = 64 * 1024 * 1024
 cdef void *_spare_table[SPARES]
 cdef size_t _spare_len[SPARES]
@@ -219,27 +231,27 @@ cdef struct Frame:
 # mirror is compiled.unpack_line).  A move-buffer entry with PLAN_BIT (bit 30)
 # is not a move but the header of a plan: PLAN_BIT | its length.
 
-cdef inline int32_t pack(int kind, int a, int k, int b) noexcept:
+cdef inline int32_t pack(int kind, int a, int k, int b) noexcept nogil:
     return kind | (a << 2) | (b << 6) | (k << 10)
 
 
-cdef inline int move_kind(int32_t m) noexcept:
+cdef inline int move_kind(int32_t m) noexcept nogil:
     return m & 3
 
 
-cdef inline int move_source(int32_t m) noexcept:
+cdef inline int move_source(int32_t m) noexcept nogil:
     return (m >> 2) & 15
 
 
-cdef inline int move_target(int32_t m) noexcept:
+cdef inline int move_target(int32_t m) noexcept nogil:
     return (m >> 6) & 15
 
 
-cdef inline int move_count(int32_t m) noexcept:
+cdef inline int move_count(int32_t m) noexcept nogil:
     return (m >> 10) & 1023
 
 
-cdef inline int plan_length(int32_t header) noexcept:
+cdef inline int plan_length(int32_t header) noexcept nogil:
     return header & 65535
 
 
@@ -306,6 +318,11 @@ cdef class Core:
     cdef int base, width
     cdef bint staging
     cdef list cands
+    cdef int ncands
+    cdef object progress, error
+    cdef double began
+    cdef bint calls_back
+    cdef int won_at
     cdef long long threshold
     cdef public int w_found, w_break, w_empty, w_depth, w_king, w_down
     cdef uint8_t *tail             # a candidate's moves, packed for ``stage``
@@ -413,7 +430,7 @@ cdef class Core:
     def table_bytes(self):
         return (self.max_mask + 1) * BUCKET * 16
 
-    cdef void _grow(self) noexcept:
+    cdef void _grow(self) noexcept nogil:
         """Double the buckets in use, splitting each old bucket by one more hash bit."""
         cdef uint64_t old = self.mask + 1
         cdef uint64_t i
@@ -441,7 +458,7 @@ cdef class Core:
                 low[2 * j + 1] = 0
         self.mask = (old << 1) - 1
 
-    cdef void _rehash(self) noexcept:
+    cdef void _rehash(self) noexcept nogil:
         cdef int i, j, s
         cdef uint64_t a = 0, b = 0
         for i in range(self.ncols):
@@ -460,7 +477,7 @@ cdef class Core:
         self.h1 = a
         self.h2 = b
 
-    cdef inline void _keys(self, uint64_t *k1, uint64_t *k2) noexcept:
+    cdef inline void _keys(self, uint64_t *k1, uint64_t *k2) noexcept nogil:
         """The position's two 64-bit keys.
 
         While the stock has cards, columns are told apart (each column hash is
@@ -485,7 +502,7 @@ cdef class Core:
 
     # -- position table ---------------------------------------------------
 
-    cdef bint _seen_or_add(self) noexcept:
+    cdef bint _seen_or_add(self) noexcept nogil:
         """True if the position is in the table; otherwise add it (evicting).
 
         A small direct-mapped cache of recent positions (in L2) answers most
@@ -496,7 +513,7 @@ cdef class Core:
         self._keys(&k1, &h2)
         return self._seen_or_add_key(k1, h2)
 
-    cdef inline bint _seen_or_add_key(self, uint64_t k1, uint64_t h2) noexcept:
+    cdef inline bint _seen_or_add_key(self, uint64_t k1, uint64_t h2) noexcept nogil:
         """``_seen_or_add`` for a position given by its two keys."""
         cdef uint64_t k2 = h2 | 1
         cdef uint64_t *bucket
@@ -526,7 +543,7 @@ cdef class Core:
 
     # -- rules --------------------------------------------------------------
 
-    cdef inline void _set_fd(self, int a, int size) noexcept:
+    cdef inline void _set_fd(self, int a, int size) noexcept nogil:
         cdef int old = self.fd[a]
         cdef int new
         if old >= size:
@@ -536,12 +553,12 @@ cdef class Core:
                 self.c2[a] ^= ZFD2[0][old] ^ ZFD2[0][new]
                 self.fd[a] = new
 
-    cdef inline void _set_rep(self, int rep) noexcept:
+    cdef inline void _set_rep(self, int rep) noexcept nogil:
         self.h1 ^= ZR1[self.rep + 1] ^ ZR1[rep + 1]
         self.h2 ^= ZR2[self.rep + 1] ^ ZR2[rep + 1]
         self.rep = rep
 
-    cdef void _apply(self, int32_t m, Frame *f, int32_t undo_at) noexcept:
+    cdef void _apply(self, int32_t m, Frame *f, int32_t undo_at) noexcept nogil:
         cdef int kind = move_kind(m)
         cdef int a = move_source(m)
         cdef int b = move_target(m)
@@ -644,7 +661,7 @@ cdef class Core:
             self._set_rep(-1)
             self.frees = 0
 
-    cdef void _undo(self, Frame *f) noexcept:
+    cdef void _undo(self, Frame *f) noexcept nogil:
         cdef int32_t m = f.move
         cdef int kind = move_kind(m)
         cdef int a = move_source(m)
@@ -685,7 +702,7 @@ cdef class Core:
         self.h1 = f.h1
         self.h2 = f.h2
 
-    cdef int _run(self, int a) noexcept:
+    cdef int _run(self, int a) noexcept nogil:
         """Length of the face-up run on top of column ``a``."""
         cdef int size = self.h[a]
         cdef int low = self.fd[a]
@@ -696,7 +713,7 @@ cdef class Core:
             i -= 1
         return size - i
 
-    cdef int _safe_move(self) noexcept:
+    cdef int _safe_move(self) noexcept nogil:
         """A safe foundation move (see safe.py), as a column number, or -1."""
         cdef int a, card, r, s, low, t
         cdef bint ok
@@ -721,7 +738,7 @@ cdef class Core:
             return a
         return -1
 
-    cdef int _dig_level(self, int a, int i) noexcept:
+    cdef int _dig_level(self, int a, int i) noexcept nogil:
         """How useful lifting column ``a`` from index ``i`` looks (move order only)."""
         cdef int under, s, r, b
         if i == 0:
@@ -752,22 +769,22 @@ cdef class Core:
     # construction; the engine replays every reported win.  The planner does
     # not list every outcome, so a pass that uses it proves wins only.
 
-    cdef inline bint _foundable(self, int card) noexcept:
+    cdef inline bint _foundable(self, int card) noexcept nogil:
         cdef int s = SUIT[card], r = RANK[card]
         return self.found[s][0] == r - 1 or self.found[s][1] == r - 1
 
-    cdef inline void _papply(self, int32_t m) noexcept:
+    cdef inline void _papply(self, int32_t m) noexcept nogil:
         self._apply(m, &self.pframes[self.plen], (MAX_DEPTH + self.plen) * MAXH)
         self.pmoves[self.plen] = m
         self.plen += 1
         self.pwork += 1
 
-    cdef void _punwind(self, int mark) noexcept:
+    cdef void _punwind(self, int mark) noexcept nogil:
         while self.plen > mark:
             self.plen -= 1
             self._undo(&self.pframes[self.plen])
 
-    cdef int _parent_column(self, int card, int a) noexcept:
+    cdef int _parent_column(self, int card, int a) noexcept nogil:
         """A column other than ``a`` whose top card takes ``card``; settled tops first."""
         cdef int b, top, best = -1
         for b in range(self.ncols):
@@ -781,7 +798,7 @@ cdef class Core:
                     best = b
         return best
 
-    cdef int _empty_column(self) noexcept:
+    cdef int _empty_column(self) noexcept nogil:
         """An empty column other than the reprieve column, or -1."""
         cdef int b
         for b in range(self.ncols):
@@ -789,7 +806,7 @@ cdef class Core:
                 return b
         return -1
 
-    cdef int _scratch(self, int a) noexcept:
+    cdef int _scratch(self, int a) noexcept nogil:
         """Where a group from ``a`` with no parent waits: a pile of such groups first."""
         cdef int b, best = -1, tallest = -1
         for b in range(self.ncols):
@@ -802,7 +819,7 @@ cdef class Core:
                 best = b
         return best
 
-    cdef bint _lift(self, int a, int keep) noexcept:
+    cdef bint _lift(self, int a, int keep) noexcept nogil:
         """Take the cards above the lowest ``keep`` of column ``a`` off it."""
         cdef int run, k, base, b
         while self.h[a] > keep:
@@ -833,7 +850,7 @@ cdef class Core:
             self._papply(pack(K_COLUMN, a, k, b) | FREE_BIT)
         return True
 
-    cdef void _settle(self) noexcept:
+    cdef void _settle(self) noexcept nogil:
         """Move misplaced (flagged) groups onto parents, or up, while that helps."""
         cdef bint changed = True
         cdef int b, t, top, e
@@ -859,7 +876,7 @@ cdef class Core:
                     self._papply(pack(K_COLUMN, b, self.h[b] - t, e))
                     changed = True
 
-    cdef void _keep_plan(self, int32_t close) noexcept:
+    cdef void _keep_plan(self, int32_t close) noexcept nogil:
         """Record the current line plus ``close`` as a plan, unless its outcome is known."""
         cdef uint64_t k1, k2
         cdef int i, n
@@ -881,7 +898,7 @@ cdef class Core:
         self.nplans += 1
         self._punwind(n - 1)
 
-    cdef void _emit(self) noexcept:
+    cdef void _emit(self) noexcept nogil:
         """Keep every close allowed now: ``S`` when settled, and each King-led run
         (not a whole column) that holds every unsettled card, built into the
         reprieve column."""
@@ -902,7 +919,7 @@ cdef class Core:
                         self._keep_plan(pack(K_COLUMN, a, k, self.rep))
                     break
 
-    cdef bint _visited(self) noexcept:
+    cdef bint _visited(self) noexcept nogil:
         cdef uint64_t k1, k2
         cdef int i
         self._keys(&k1, &k2)
@@ -915,7 +932,7 @@ cdef class Core:
             self.nvisits += 1
         return False
 
-    cdef void _plan(self, int depth) noexcept:
+    cdef void _plan(self, int depth) noexcept nogil:
         cdef int mark = self.plen
         cdef int a, i, j, size
         if self.pwork > self.plan_work or self.nplans >= MAX_PLANS or self._visited():
@@ -966,7 +983,7 @@ cdef class Core:
                 self._plan(depth + 1)
             self._punwind(mark)
 
-    cdef int _plans(self, int32_t at) noexcept:
+    cdef int _plans(self, int32_t at) noexcept nogil:
         """Write this reprieve's plans at ``at``, best first; returns the entries used."""
         cdef int order[MAX_PLANS]
         cdef int i, j, x, n = 0
@@ -998,7 +1015,7 @@ cdef class Core:
             n += self.plens[x] + 1
         return n
 
-    cdef int _generate(self, int32_t at, bint raw) noexcept:
+    cdef int _generate(self, int32_t at, bint raw) noexcept nogil:
         """Write this node's moves at ``at``; returns how many (ordered).
 
         ``raw`` lists every legal move, as the engine does: no planner, no
@@ -1117,8 +1134,11 @@ cdef class Core:
             n += 1
         return n
 
-    cdef bint _room(self, int32_t at) except -1:
-        """Make room for one node's moves at ``at``; False when the cap is reached."""
+    cdef int _room(self, int32_t at) noexcept nogil:
+        """Make room for one node's moves at ``at``: 1, or 0 when the cap is reached.
+
+        -1 when memory runs out (the caller raises MemoryError).
+        """
         cdef int32_t need = at + ROOM
         cdef int32_t cap = self.moves_cap
         cdef int32_t *grown
@@ -1130,7 +1150,7 @@ cdef class Core:
             return False
         grown = <int32_t *>realloc(self.moves, cap * sizeof(int32_t))
         if grown == NULL:
-            raise MemoryError()
+            return -1
         self.moves = grown
         self.moves_cap = cap
         return True
@@ -1144,7 +1164,7 @@ cdef class Core:
         if self.nfound == self.total:
             return "won", []
         self.positions = 0
-        return self._dfs(0, max_positions, deadline, progress, began)
+        return self._search(0, max_positions, deadline, progress, began)
 
     def legal(self, bint pruned=False):
         """The moves of the current position, as (kind, source, count, target), columns from 0.
@@ -1161,7 +1181,7 @@ cdef class Core:
         cdef int n, i
         cdef bint planner = self.planner, staging = self.staging, incomplete = self.incomplete
         cdef int max_free = self.max_free
-        if not self._room(0):
+        if self._room(0) != 1:
             raise MemoryError()
         self.planner = False
         self.staging = False
@@ -1184,7 +1204,12 @@ cdef class Core:
         cdef int n, i = 0, length
         cdef int32_t m
         cdef list out = []
-        if self.rep < 0 or not self._room(0):
+        if self.rep < 0:
+            return out
+        room = self._room(0)
+        if room < 0:
+            raise MemoryError()
+        if room == 0:
             return out
         n = self._plans(0)
         while i < n:
@@ -1266,25 +1291,29 @@ cdef class Core:
         self.staging = True
         self.width = width
         self.cands = []
+        self.ncands = 0
         self.threshold = -1 << 60
         try:
-            verdict, path = self._dfs(self.base, max_positions, deadline, None, 0.0)
+            verdict, path = self._search(self.base, max_positions, deadline, None, 0.0)
         finally:
             self.staging = False
         self.cands.sort(reverse=True)
         return verdict, path, self.cands[:width]
 
-    cdef void _consider(self, int top) except *:
+    cdef void _consider(self, int top) noexcept nogil:
         """Keep the current position as a stage candidate if it scores high enough."""
         cdef long long score
-        cdef int i, n
-        cdef uint32_t m
         if self.rep >= 0 or self.stock_pos == self.stock_n:
             return
         score = self._score()
-        if len(self.cands) >= self.width and score <= self.threshold:
+        if self.ncands >= self.width and score <= self.threshold:
             return
-        n = top + 1 - self.base
+        self._keep(score, top + 1 - self.base)
+
+    cdef void _keep(self, long long score, int n) noexcept with gil:
+        """Add a stage candidate: the moves of frames ``base`` .. ``base + n - 1``."""
+        cdef int i
+        cdef uint32_t m
         for i in range(n):
             m = <uint32_t>self.frames[self.base + i].move
             self.tail[4 * i] = m >> 24
@@ -1295,8 +1324,9 @@ cdef class Core:
         if len(self.cands) >= 2 * self.width:
             self.cands = sorted(self.cands, reverse=True)[:self.width]
             self.threshold = self.cands[len(self.cands) - 1][0]
+        self.ncands = len(self.cands)
 
-    cdef long long _score(self) noexcept:
+    cdef long long _score(self) noexcept nogil:
         """How promising a position is to deal in (move order of the staged search only).
 
         Cards up count most; cards lying off their parent (breaks) and the
@@ -1335,7 +1365,7 @@ cdef class Core:
                     break
         return score + self.w_empty * empty
 
-    cdef void _prefetch(self, int d) noexcept:
+    cdef void _prefetch(self, int d) noexcept nogil:
         """Start loading the table lines of the children of frame ``d``'s moves.
 
         Each child is made and unmade once more here, so that its key is
@@ -1356,18 +1386,63 @@ cdef class Core:
             MG_PREFETCH(self.recent + 2 * ((k2 >> 20) & (RECENT - 1)))
             MG_PREFETCH(self.table + (k1 & self.mask) * (BUCKET * 2))
 
-    cdef object _dfs(self, int base, long long limit, double deadline, object progress,
-                     double began):
-        cdef int d = base, top, i, length
+    def _search(self, int base, long long limit, double deadline, object progress,
+                double began):
+        """Run the DFS from frame ``base`` without the GIL: (verdict, moves or None).
+
+        Other Python threads run meanwhile, each with its own core. Every
+        4096 positions the GIL is taken back only to call ``progress`` and,
+        in the main thread, to let Ctrl-C through; the deadline is read from
+        the clock ``time.monotonic`` reads.
+        """
+        cdef int code
+        self.progress = progress
+        self.began = began
+        self.error = None
+        self.calls_back = progress is not None or threading.current_thread() is threading.main_thread()
+        try:
+            with nogil:
+                code = self._dfs(base, limit, deadline)
+        finally:
+            self.progress = None
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+        if code == DFS_NOMEM:
+            raise MemoryError()
+        if code == DFS_WON:
+            return "won", self._path(self.won_at)
+        if code == DFS_UNKNOWN or (code == DFS_DONE and self.incomplete):
+            return "unknown", None
+        return "lost", None
+
+    cdef bint _call_back(self, double now) noexcept with gil:
+        """Report progress and look for a signal; True when the search must stop."""
+        try:
+            if self.progress is not None:
+                self.progress(self.positions, now - self.began)
+            PyErr_CheckSignals()
+        except BaseException as error:
+            self.error = error
+            return True
+        return False
+
+    cdef int _dfs(self, int base, long long limit, double deadline) noexcept nogil:
+        """The DFS itself (see ``_search``): a DFS_* code; a win's depth in ``won_at``."""
+        cdef int d = base, top, i, length, room
         cdef Frame *f
         cdef Frame *g
         cdef int32_t m, n, first
-        cdef list path
+        cdef timespec clock
+        cdef double now
         if self._seen_or_add():
-            return "lost", None
+            return DFS_LOST
         self.frames[base].start = 0
-        if not self._room(0):
-            return "unknown", None
+        room = self._room(0)
+        if room < 0:
+            return DFS_NOMEM
+        if room == 0:
+            return DFS_UNKNOWN
         n = self._generate(0, False)
         self.frames[base].end = n
         self.frames[base].next = 0
@@ -1379,7 +1454,7 @@ cdef class Core:
             f = &self.frames[d]
             if f.next == f.end:
                 if d == base:
-                    return ("unknown" if self.incomplete else "lost"), None
+                    return DFS_DONE
                 d -= 1
                 self._undo(&self.frames[d])
                 continue
@@ -1406,24 +1481,32 @@ cdef class Core:
                     g.next = f.end
                 self._apply(self.moves[first + i], g, (d + i) * MAXH)
                 if self.nfound == self.total:  # a plan may win before its close
-                    path = self._path(d + i)
+                    # the frames keep their moves when undone: _path reads them
+                    self.won_at = d + i
                     self._unwind(d + i, base)
-                    return "won", path
+                    return DFS_WON
             top = d + length - 1
             if self._seen_or_add():
                 self._unwind(top, d)
                 continue
             if limit >= 0 and self.positions >= limit:
                 self._unwind(top, base)
-                return "unknown", None
-            if (self.positions & 4095) == 0:
-                now = time.monotonic()
-                if progress is not None:
-                    progress(self.positions, now - began)
-                if deadline >= 0 and now > deadline:
+                return DFS_UNKNOWN
+            if (self.positions & 4095) == 0 and (self.calls_back or deadline >= 0):
+                clock_gettime(CLOCK_MONOTONIC, &clock)
+                now = clock.tv_sec + clock.tv_nsec * 1e-9
+                if (self.calls_back and self._call_back(now)) or (deadline >= 0 and now > deadline):
                     self._unwind(top, base)
-                    return "unknown", None
-            if top + 1 >= MAX_DEPTH or not self._room(f.end):
+                    return DFS_UNKNOWN
+            if top + 1 >= MAX_DEPTH:
+                self.incomplete = True
+                self._unwind(top, d)
+                continue
+            room = self._room(f.end)
+            if room < 0:
+                self._unwind(top, base)
+                return DFS_NOMEM
+            if room == 0:
                 self.incomplete = True
                 self._unwind(top, d)
                 continue
@@ -1437,7 +1520,7 @@ cdef class Core:
             if self.staging:
                 self._consider(top)
 
-    cdef void _unwind(self, int top, int d) noexcept:
+    cdef void _unwind(self, int top, int d) noexcept nogil:
         """Undo the moves held by frames ``top`` down to ``d``.
 
         Frames without a move range of their own hold the later moves of a

@@ -186,7 +186,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     if game.status != "playing":
         raise UsageError(f"the game is over ({game.status}): there is nothing to hint")
     warn_if_plain()
-    result = hint(game, samples=args.samples, seed=args.seed, max_positions=args.max_positions)
+    result = hint(game, None, **_fair_options(args))
     move = None if result.move is None else str(result.move)
     plan = [str(step) for step in result.plan]
     if args.json:
@@ -226,7 +226,7 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     if game.status != "playing":
         raise UsageError(f"the game is over ({game.status}): there is nothing to play")
     warn_if_plain()
-    played = autoplay(game, samples=args.samples, seed=args.seed, max_positions=args.max_positions)
+    played = autoplay(game, **_fair_options(args))
     result = played.result
     out = Record.of(game, result)
     if args.json:
@@ -281,8 +281,20 @@ def _samples(text: str) -> int:
     return value
 
 
+def _fair_options(args: argparse.Namespace) -> dict[str, int]:
+    """The fair player's keyword arguments from ``_add_fair_arguments``'s options."""
+    from milligan.solver.fair import default_threads
+
+    return {
+        "samples": args.samples,
+        "seed": args.seed,
+        "max_positions": args.max_positions,
+        "threads": args.threads if args.threads is not None else default_threads(),
+    }
+
+
 def _add_fair_arguments(parser: argparse.ArgumentParser) -> None:
-    from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES
+    from milligan.solver.fair import DEFAULT_POSITIONS, DEFAULT_SAMPLES, MAX_THREADS
 
     parser.add_argument(
         "--samples",
@@ -301,6 +313,14 @@ def _add_fair_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_POSITIONS,
         metavar="N",
         help=f"positions one decision may expand in all (default {DEFAULT_POSITIONS:,})",
+    )
+    parser.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        metavar="T",
+        help="searches a decision runs at once; only the speed changes, never the moves "
+        f"(default: this machine's cores, at most {MAX_THREADS})",
     )
 
 

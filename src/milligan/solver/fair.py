@@ -37,10 +37,14 @@ True
 
 from __future__ import annotations
 
+import os
 import random
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
+from typing import TypeVar, cast
 
 from milligan.cards import CARDS, Card
 from milligan.errors import IllegalMoveError
@@ -57,9 +61,13 @@ from milligan.solver.shorten import simplify
 #: 16 and 2,000,000 won 283 of classic deals 1-600 against 256 for 8 and
 #: 1,000,000; the solver's candidates (SOLVES) take the positions from
 #: 2,000,000 to 4,000,000 (docs/SOLVER.md).  The browser's hints take the
-#: samples and half the positions, to answer quickly (web.deps.HelpBudget).
+#: same, on the machine's cores (web.deps.HelpBudget, ``threads``).
 DEFAULT_SAMPLES = 16
 DEFAULT_POSITIONS = 4_000_000
+#: The most threads :func:`default_threads` gives one decision: a decision
+#: starts with seven searches side by side (the stage search and the six
+#: solves), and speed-ups were measured on two cores only (docs/BENCHMARKS.md).
+MAX_THREADS = 4
 #: Candidate plans scored per decision.
 CANDIDATES = 6
 #: The stage search's share of a decision's positions once the solves have
@@ -106,6 +114,15 @@ class Plan:
     unsettled: int = 0
 
 
+def default_threads() -> int:
+    """Threads for a decision someone waits for: this process's cores, at most MAX_THREADS."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, cores))
+
+
 def hint(
     view: Observation | Position | Game,
     history: Sequence[Observation] | None = None,
@@ -113,6 +130,7 @@ def hint(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     max_positions: int = DEFAULT_POSITIONS,
+    threads: int = 1,
 ) -> Hint:
     """:func:`advise` for an observation, a position or a game.
 
@@ -125,7 +143,14 @@ def hint(
         view = view.position
     if isinstance(view, Position):
         view = view.observe()
-    return advise(view, history or (), samples=samples, seed=seed, max_positions=max_positions)
+    return advise(
+        view,
+        history or (),
+        samples=samples,
+        seed=seed,
+        max_positions=max_positions,
+        threads=threads,
+    )
 
 
 def advise(
@@ -135,15 +160,19 @@ def advise(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     max_positions: int = DEFAULT_POSITIONS,
+    threads: int = 1,
 ) -> Hint:
     """The fair player's move for ``view``, the line so far being ``history``.
 
     ``history`` holds what the player saw at every earlier position of the
     line (oldest first); the advice never leads back to one of them unless
     nothing else is legal, and then says so (``repeats``).  The answer depends
-    only on the arguments: budgets count positions, not seconds.
+    only on the arguments, ``threads`` aside: budgets count positions, not
+    seconds, and ``threads`` (see :func:`decide`) changes only how fast.
     """
-    chosen = decide(view, history, samples=samples, seed=seed, max_positions=max_positions)
+    chosen = decide(
+        view, history, samples=samples, seed=seed, max_positions=max_positions, threads=threads
+    )
     return hint_of(chosen, view)
 
 
@@ -185,10 +214,12 @@ class Advisor:
         samples: int = DEFAULT_SAMPLES,
         seed: int = 0,
         max_positions: int = DEFAULT_POSITIONS,
+        threads: int = 1,
     ) -> None:
         self.samples = samples
         self.seed = seed
         self.max_positions = max_positions
+        self.threads = threads
         self._plan: Plan | None = None
         # what the player sees before each move of the plan, from its start
         self._expected: tuple[Observation, ...] = ()
@@ -208,7 +239,12 @@ class Advisor:
             if step == 0 and self._made_from == (seed, hash((view, *history))):
                 return hint_of(plan, view)
         plan = decide(
-            view, history, samples=self.samples, seed=seed, max_positions=self.max_positions
+            view,
+            history,
+            samples=self.samples,
+            seed=seed,
+            max_positions=self.max_positions,
+            threads=self.threads,
         )
         self._plan, self._start = plan, len(history)
         self._expected = _observations(view, plan.moves)
@@ -229,16 +265,19 @@ def game_hint(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     max_positions: int = DEFAULT_POSITIONS,
+    threads: int = 1,
 ) -> Hint:
     """:meth:`Advisor.hint` with one advisor per ``game`` (any key), kept in this process.
 
     A server calls it for every hint, so that a player who follows the plan
-    gets the next move at once.  ``seed`` seeds a new decision.
+    gets the next move at once.  ``seed`` seeds a new decision; ``threads``
+    (see :func:`decide`) changes only how fast it is made.
     """
     advisor = _advisors.pop(game, None)
     if advisor is None or (advisor.samples, advisor.max_positions) != (samples, max_positions):
         advisor = Advisor(samples=samples, max_positions=max_positions)
     advisor.seed = seed
+    advisor.threads = threads
     _advisors[game] = advisor
     while len(_advisors) > ADVISORS:
         _advisors.popitem(last=False)
@@ -262,8 +301,16 @@ def decide(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     max_positions: int = DEFAULT_POSITIONS,
+    threads: int = 1,
 ) -> Plan:
-    """The best plan from ``view`` (see the module docstring)."""
+    """The best plan from ``view`` (see the module docstring).
+
+    With ``threads`` above 1 the decision's searches (the stage search and
+    the solves, then the look-ahead, then the win chance) run that many at
+    a time: each has its own budget and its own position table, and the
+    compiled core searches without holding the GIL, so the plan is the same
+    for any ``threads``, sooner on a machine with more than one core.
+    """
     samples = max(1, samples)
     rng = random.Random(seed)
     worlds = [sample_position(view, rng) for _ in range(samples)]
@@ -277,17 +324,18 @@ def decide(
     proposers = (
         [sample_position(view, rng) for _ in range(min(SOLVES, samples))] if SOLVE_APART else None
     )
-    plans, chosen, spent, after = _choose(worlds, seen, max_positions, proposers)
+    plans, chosen, spent, after = _choose(worlds, seen, max_positions, proposers, threads)
     if chosen is None:
         return _fallback(here, seen, samples, spent)
     moves, score = plans[chosen]
     chance_budget = _budgets(max_positions, _solves(_hidden(view)))[2]
     verdicts = []
-    for world in after:
-        verdict, positions = _settle(world, max(500, chance_budget // samples))
+    settled = _start(partial(_settle, budget=max(500, chance_budget // samples)), after, threads)
+    # the line is shortened in Python while the samples are solved
+    moves = _shorten(here, moves[:-1]) + moves[-1:]
+    for verdict, positions in settled():
         verdicts.append(verdict)
         spent += positions
-    moves = _shorten(here, moves[:-1]) + moves[-1:]
     wins, unsettled = verdicts.count("won"), verdicts.count("unknown")
     return Plan(moves, wins, samples, score, spent, unsettled=unsettled)
 
@@ -297,6 +345,7 @@ def _choose(
     seen: set[Observation],
     max_positions: int,
     proposers: Sequence[Position] | None = None,
+    threads: int = 1,
 ) -> tuple[list[tuple[tuple[Move, ...], float]], int | None, int, list[Position]]:
     """(candidates, the index of the chosen one or None, positions spent, samples after it).
 
@@ -305,28 +354,47 @@ def _choose(
     samples as the chosen plan leaves them (empty when there is none) are
     returned for the win chance, which would otherwise play the plan again.
     The solver's candidates come from ``proposers`` when given (SOLVE_APART),
-    else from the first samples of ``worlds``.
+    else from the first samples of ``worlds``.  With ``threads`` above 1
+    the stage search runs beside the solves, and the look-ahead's searches
+    run side by side (:func:`_each`); the choice is the same.
     """
     hidden = _hidden(worlds[0].observe())
     solve_each, stage_budget, _, look_budget = _budgets(max_positions, _solves(hidden))
-    plans = _candidates(worlds, seen, stage_budget)
+    solvers = list((proposers or worlds)[:SOLVES]) if solve_each else []
+    searches: list[tuple[str, tuple[Move, ...], int]] | None = None
+    if threads > 1 and solvers:
+        # the solves do not wait for the stage search; without a candidate
+        # (rare: a reprieve that cannot be closed) their work is wasted
+        jobs: list[Callable[[], object]] = [partial(_candidates, worlds, seen, stage_budget)]
+        jobs += [partial(_search, world, solve_each) for world in solvers]
+        done = _each(_call, jobs, threads)
+        plans = cast(list[tuple[tuple[Move, ...], float]], done[0])
+        searches = cast(list[tuple[str, tuple[Move, ...], int]], done[1:])
+    else:
+        plans = _candidates(worlds, seen, stage_budget)
     if not plans:
         return plans, None, stage_budget, []
     spent = stage_budget
     first_solved = len(plans)
-    if solve_each:
+    # each plan's table before its last move, in the first sample: a stage
+    # search's line can be tens of thousands of moves, so it is played once
+    ends = [_after(worlds[0], moves[:-1]) for moves, _ in plans]
+    if solvers:
         solved, positions = _solved_candidates(
-            worlds[0], proposers or worlds, seen, plans, solve_each
+            worlds[0], solvers, seen, plans, solve_each, searches, ends
         )
         plans += solved
         spent += positions
     per_look = max(500, look_budget // (len(plans) * len(worlds)))
+    afters = [_played(worlds, moves, end) for (moves, _), end in zip(plans, ends, strict=True)]
+    looks = iter(
+        _each(partial(_look_ahead, budget=per_look), [w for a in afters for w in a], threads)
+    )
     best: tuple[float, int, list[Position]] | None = None
-    for index, (moves, _) in enumerate(plans):
+    for index, after in enumerate(afters):
         total = 0.0
-        after = _played(worlds, moves)
-        for world in after:
-            value, positions = _look_ahead(world, per_look)
+        for _ in after:
+            value, positions = next(looks)
             total += value
             spent += positions
         if index >= first_solved:
@@ -395,6 +463,8 @@ def _solved_candidates(
     seen: set[Observation],
     plans: Sequence[tuple[tuple[Move, ...], float]],
     budget: int,
+    searches: Sequence[tuple[str, tuple[Move, ...], int]] | None = None,
+    ends: list[Position] | None = None,
 ) -> tuple[list[tuple[tuple[Move, ...], float]], int]:
     """(more candidate plans, positions): the tables the solver deals from in samples it wins.
 
@@ -409,32 +479,72 @@ def _solved_candidates(
     deal or a card turned up, and the plan is the line up to that move.
     Each plan is replayed and scored in ``here``, the first of the shared
     samples, as the stage search's candidates are, whichever samples
-    proposed it.
+    proposed it.  ``searches`` are the solves already made, one for each
+    proposer in order (``_search(proposer, budget)``).  ``ends`` holds, for
+    each of ``plans``, the table before its last move, played from ``here``;
+    the tables of the plans found are appended to it.
     """
-    tables = {_end(here, moves) for moves, _ in plans}
+    if ends is None:
+        ends = [_after(here, moves[:-1]) for moves, _ in plans]
+    tables = {(end.observe(), moves[-1]) for (moves, _), end in zip(plans, ends, strict=True)}
     found: list[tuple[tuple[Move, ...], float]] = []
     spent = 0
-    for world in proposers[:SOLVES]:
-        verdict, line, positions = _search(world, budget)
+    proposers = proposers[:SOLVES]
+    if searches is None:
+        searches = [_search(world, budget) for world in proposers]
+    for world, (verdict, line, positions) in zip(proposers, searches, strict=True):
         spent += positions
         news = _first_news(world, line) if verdict == "won" else None
         if news is None:
             continue
         body = _shorten(here, line[:news])  # it never comes back to ``here``
-        if _visits(here, body, seen):
+        end = _unseen_end(here, body, seen)
+        if end is None:
             continue
-        end = _after(here, body)
         key = (end.observe(), line[news])
         if key in tables:
             continue
         tables.add(key)
+        ends.append(end)
         found.append((body + (line[news],), _score(end)))
     return found, spent
 
 
-def _end(here: Position, plan: Sequence[Move]) -> tuple[Observation, Move]:
-    """What tells two plans apart: the table before their last move, and that move."""
-    return _after(here, plan[:-1]).observe(), plan[-1]
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+def _each(function: Callable[[_T], _R], items: Sequence[_T], threads: int) -> list[_R]:
+    """``[function(item) for item in items]``, run up to ``threads`` at a time."""
+    return _start(function, items, threads)()
+
+
+def _start(
+    function: Callable[[_T], _R], items: Sequence[_T], threads: int
+) -> Callable[[], list[_R]]:
+    """Start ``function`` on each item, up to ``threads`` at a time, in other threads.
+
+    The call returned waits for the results, in the order of ``items``; the
+    caller's thread is free meanwhile.  Only the compiled core searches
+    without the GIL, so the pure-Python search runs the items one by one,
+    when their results are asked for, whatever ``threads`` says.
+    """
+    if threads <= 1 or len(items) <= 1 or not compiled.AVAILABLE:
+        return lambda: [function(item) for item in items]
+    pool = ThreadPoolExecutor(min(threads, len(items)), thread_name_prefix="fair")
+    try:
+        futures = [pool.submit(function, item) for item in items]
+    finally:
+        pool.shutdown(wait=False)  # the threads end when the work submitted is done
+
+    def results() -> list[_R]:
+        return [future.result() for future in futures]
+
+    return results
+
+
+def _call(job: Callable[[], _R]) -> _R:
+    return job()
 
 
 def _after(world: Position, moves: Sequence[Move]) -> Position:
@@ -443,18 +553,21 @@ def _after(world: Position, moves: Sequence[Move]) -> Position:
     return world
 
 
-def _played(worlds: Sequence[Position], moves: Sequence[Move]) -> list[Position]:
+def _played(
+    worlds: Sequence[Position], moves: Sequence[Move], end: Position | None = None
+) -> list[Position]:
     """Every sample after ``moves``, a plan: what :func:`_after` gives for each, faster.
 
     A plan's moves before its last show nothing new, so they are played once,
     in the first sample, and the table they reach is carried to the others
     (:func:`_carry`); only the last move is played in each.  A stage search's
     line can run to thousands of moves, so this saves most of a decision's
-    Python work.
+    Python work.  ``end``, when given, is that table already.
     """
     if not moves:
         return list(worlds)
-    end = _after(worlds[0], moves[:-1])
+    if end is None:
+        end = _after(worlds[0], moves[:-1])
     return [_carry(end, world).apply(moves[-1]) for world in worlds]
 
 
@@ -530,7 +643,7 @@ def _endgame(here: Position, seen: set[Observation], samples: int, budget: int) 
     verdict, moves, positions = _search(here, budget)
     if verdict == "won":
         line = _shorten(here, moves)
-        if not _visits(here, line[:1], seen):
+        if _unseen_end(here, line[:1], seen) is not None:
             return Plan(line, samples, samples, _score(here), positions)
     plan = _fallback(here, seen, samples, positions)
     # with nothing hidden, an exhaustive "lost" is the player's own knowledge
@@ -688,14 +801,14 @@ def _shorten(start: Position, moves: Sequence[Move]) -> tuple[Move, ...]:
     return simplify(start, moves) if moves else ()
 
 
-def _visits(start: Position, moves: Iterable[Move], seen: set[Observation]) -> bool:
-    """Whether playing ``moves`` from ``start`` reaches a position the player saw before."""
+def _unseen_end(start: Position, moves: Iterable[Move], seen: set[Observation]) -> Position | None:
+    """Where ``moves`` lead from ``start``, or None if they pass a position in ``seen``."""
     position = start
     for move in moves:
         position = position.apply(move)
         if position.observe() in seen:
-            return True
-    return False
+            return None
+    return position
 
 
 def _fallback(here: Position, seen: set[Observation], samples: int, positions: int) -> Plan:
@@ -854,6 +967,7 @@ def autoplay(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     max_positions: int = DEFAULT_POSITIONS,
+    threads: int = 1,
 ) -> Autoplay:
     """Play ``game`` to its end with the fair player alone (``game`` is changed).
 
@@ -865,7 +979,8 @@ def autoplay(
     progress.  The exact searches of the endgame share ``ENDGAME_BUDGETS``
     decisions' positions, and then get ``ENDGAME_FLOOR`` each.  Each
     decision's seed comes from ``seed`` and the number of moves played, so
-    the whole game repeats exactly.  The result is ``won``,
+    the whole game repeats exactly, on any number of ``threads`` (see
+    :func:`decide`).  The result is ``won``,
     ``lost`` (a dead end) or ``resigned``.
     """
     history = [position.observe() for position in game.positions]
@@ -883,6 +998,7 @@ def autoplay(
             samples=samples,
             seed=seed * 1_000_003 + len(game.moves),
             max_positions=budget,
+            threads=threads,
         )
         decisions += 1
         positions += plan.positions

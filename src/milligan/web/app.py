@@ -241,6 +241,8 @@ def create_app(
         budget = HelpBudget.for_this_build()
         if settings.hint_positions is not None:
             budget = dataclasses.replace(budget, hint_positions=settings.hint_positions)
+        if settings.hint_threads is not None:
+            budget = dataclasses.replace(budget, hint_threads=settings.hint_threads)
     app.state.budget = budget
     app.state.solver_pool = pool
     app.state.quota = GameQuota(settings.games_per_minute)

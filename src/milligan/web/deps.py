@@ -57,15 +57,18 @@ class HelpBudget:
     consistent with what the player sees and expands at most
     ``hint_positions`` positions in all (budgets in positions, not seconds,
     so a hint is the same on every machine); the moves of a plan the player
-    follows cost nothing.  ``None`` takes the fair player's own
-    (``milligan autoplay``).  The samples are its 16; the positions are
-    2,000,000, half of its 4,000,000, so that a new decision costs what it
-    did before the solver's candidates were added and the hints stay within
-    a second at the 95th percentile (docs/BENCHMARKS.md).
+    follows cost nothing.  ``None`` takes the fair player's own, so the
+    browser's hints play as ``milligan autoplay`` and the skill study do:
+    16 samples and 4,000,000 positions.  A decision runs ``hint_threads``
+    searches at once, which keeps the hints within a second at the 95th
+    percentile on two cores (docs/BENCHMARKS.md); until 7 December 2026,
+    with one search at a time, the browser's hints took 2,000,000.
     """
 
     hint_samples: int | None = None
-    hint_positions: int | None = 2_000_000
+    hint_positions: int | None = None
+    #: Searches a hint's decision runs at once (the answer is the same for any).
+    hint_threads: int = 1
     solution_seconds: float = 10.0
     solution_positions: int = 1_000_000
     solution_memory_mb: int = 512
@@ -77,13 +80,18 @@ class HelpBudget:
         The pure-Python fallback searches some 1,000 times more slowly
         (docs/BENCHMARKS.md), so a hint at the default budget would take
         minutes; with the smaller one it answers in a few seconds, and it
-        plays much worse.
+        plays much worse.  With the compiled core a hint's decision runs
+        its searches on this machine's cores (``fair.default_threads``).
         """
         try:
             from milligan.solver import compiled
         except ImportError:  # no solver at all: hints and solutions answer 501
             return cls()
-        return cls() if compiled.AVAILABLE else PLAIN_BUDGET
+        if not compiled.AVAILABLE:
+            return PLAIN_BUDGET
+        from milligan.solver.fair import default_threads
+
+        return cls(hint_threads=default_threads())
 
 
 #: The server's hints when the compiled core was not built (see

@@ -384,6 +384,7 @@ def _hint_call(game_id: str, live: Live, budget: HelpBudget) -> _HintCall:
     line, position, revision = _playing_line(live)
     budgets = {"samples": budget.hint_samples, "max_positions": budget.hint_positions}
     kwargs = {name: value for name, value in budgets.items() if value is not None}
+    kwargs["threads"] = budget.hint_threads
     return (game_id, line[-1], line[:-1]), {"seed": _seed(position, revision), **kwargs}
 
 

@@ -83,6 +83,9 @@ class ServerSettings:
     hints_ahead: bool = True
     #: Positions a hint's decision may expand (None: the build's own, ``HelpBudget``).
     hint_positions: int | None = None
+    #: Searches a hint's decision runs at once (None: the machine's cores, at most four).
+    #: Only the wait changes, never the hint.
+    hint_threads: int | None = None
 
     def host_allowed(self, host: str) -> bool:
         """Whether a request's ``Host`` header names this server."""
