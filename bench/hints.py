@@ -13,7 +13,9 @@ at a new row; the server makes the hint ahead meanwhile (``--no-ahead``
 stops it).
 ``--positions`` sets the server's hint budget, and ``--threads`` the
 searches a decision runs at once (by default the machine's cores, at most
-four; the hints are the same for any).
+four; the hints are the same for any). The server fills its pools of
+proven-won random deals when it starts, in a worker at lower priority;
+``--no-fill`` keeps it from doing so, to measure the hints alone.
 
     python bench/hints.py                       # classic deals 1-10
     python bench/hints.py --variant spanish --deals 1-5 --moves 100
@@ -82,6 +84,9 @@ def main() -> None:
     parser.add_argument("--no-ahead", action="store_true", help="the server makes no hint ahead")
     parser.add_argument("--positions", type=int, help="the server's positions a hint decision")
     parser.add_argument("--threads", type=int, help="searches a hint decision runs at once")
+    parser.add_argument(
+        "--no-fill", action="store_true", help="the server fills no winnable-deal pools"
+    )
     args = parser.parse_args()
     first, _, last = args.deals.partition("-")
     deals = range(int(first), int(last or first) + 1)
@@ -89,6 +94,7 @@ def main() -> None:
         "hints_ahead": not args.no_ahead,
         "hint_positions": args.positions,
         "hint_threads": args.threads,
+        "fill_winnable": not args.no_fill,
     }
     with tempfile.TemporaryDirectory() as folder:
         process, port = start_server(str(Path(folder) / "games.sqlite3"), **settings)
@@ -121,7 +127,8 @@ def main() -> None:
         f"p95 {1000 * percentile(starts, 0.95):.0f} ms; games: {ends}; "
         f"{wall:.0f} s in all (think {args.think:g} s, "
         f"{'no hints' if args.no_ahead else 'hints'} made ahead, "
-        f"{args.positions or 'default'} positions, {args.threads or 'default'} threads)"
+        f"{args.positions or 'default'} positions, {args.threads or 'default'} threads"
+        f"{', no winnable pools filled' if args.no_fill else ''})"
     )
 
 

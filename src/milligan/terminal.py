@@ -20,6 +20,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -177,6 +178,10 @@ class _Session:
         self.colour = use_colour(out)
         self.saved = self._state()
         self.advisor: Any = None
+        # once the player has asked for a hint, the next one is made in this
+        # thread while the player looks at the table (see ``think_ahead``)
+        self.ahead: ThreadPoolExecutor | None = None
+        self.thinking: Future[Any] | None = None
 
     def hint(self) -> str:
         """The fair player's advice, worded; it follows its plan while the player does."""
@@ -188,6 +193,8 @@ class _Session:
             return f"The game is over ({game.status}): there is nothing to hint."
         if self.advisor is None:
             self.advisor = Advisor(threads=default_threads())
+            self.ahead = ThreadPoolExecutor(1, thread_name_prefix="hint-ahead")
+        self._wait_ahead()
         seen = [position.observe() for position in game.positions]
         advice = self.advisor.hint(seen[-1], seen[:-1])
         if advice.move is None:
@@ -199,6 +206,33 @@ class _Session:
         if advice.repeats:
             text += ". Every legal move leads back to a position already reached."
         return text
+
+    def think_ahead(self) -> None:
+        """After a change, make the next hint while the player looks at the table.
+
+        Only once the player has asked for a hint in this session. It is the
+        call the hint then makes, so the hint is the same; the advisor,
+        asked again where its plan starts, gives it at once. One call runs
+        at a time, and a newer position replaces one still waiting.
+        """
+        if self.ahead is None or self.game.is_over():
+            return
+        if self.thinking is not None:
+            self.thinking.cancel()  # still waiting: the position is old
+        seen = [position.observe() for position in self.game.positions]
+        self.thinking = self.ahead.submit(self.advisor.hint, seen[-1], seen[:-1])
+
+    def _wait_ahead(self) -> None:
+        """Let the hint made ahead end: the advisor serves one call at a time."""
+        if self.thinking is not None:
+            if not self.thinking.cancelled():
+                self.thinking.exception()  # waits; an error shows again when the hint is asked
+            self.thinking = None
+
+    def close(self) -> None:
+        """Stop making hints ahead: waiting ones are dropped, a running one ends alone."""
+        if self.ahead is not None:
+            self.ahead.shutdown(wait=False, cancel_futures=True)
 
     def _state(self) -> tuple[object, ...]:
         return (self.game.moves, self.game.resigned)
@@ -337,6 +371,7 @@ class _Session:
             except MilliganError as error:
                 self.say(str(error))
                 continue
+            self.think_ahead()
             self.show()
             if game.status == "won":
                 self.say(f"Congratulations! You won in {len(game.moves)} moves.")
@@ -413,4 +448,8 @@ def play(
     # Ctrl-C must reach the game as KeyboardInterrupt even when whatever
     # started it ignores or blocks SIGINT
     restore_interrupts()
-    return _Session(game, save_path, base, read, out).run()
+    session = _Session(game, save_path, base, read, out)
+    try:
+        return session.run()
+    finally:
+        session.close()

@@ -222,3 +222,35 @@ def test_h_asks_the_fair_player_for_a_hint(tmp_path: Path) -> None:
     move = hint.split()[1]
     assert move in {"5>F", "3>6", "4>2", "D"}
     assert "estimated chance of winning" in hint and "sampled deals" in hint
+
+
+def test_after_a_hint_the_next_one_is_made_while_the_player_looks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the player has asked for a hint, a move starts the next one in a thread of
+    its own; the hint asked for then waits for it instead of deciding again."""
+    import functools
+    import io
+    import threading
+
+    from milligan.game import Game
+    from milligan.solver import fair
+    from milligan.terminal import play as play_in
+
+    made: list[str] = []
+    real = fair.decide
+
+    def spy(*args: object, **kwargs: object) -> fair.Plan:
+        made.append(threading.current_thread().name)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fair, "decide", spy)
+    monkeypatch.setattr(
+        fair, "Advisor", functools.partial(fair.Advisor, samples=2, max_positions=30_000)
+    )
+    typed = iter(["D", "h", "D", "h", "q", ""])
+    out = io.StringIO()
+    assert play_in(Game.new("classic", 1), read=lambda _: next(typed), out=out) == 0
+    # the move before the first hint starts nothing; the deal after it does
+    assert made == ["MainThread", "hint-ahead_0"]
+    assert out.getvalue().count("Hint: ") == 2

@@ -425,3 +425,30 @@ def test_an_error_in_the_progress_call_ends_the_search_and_is_raised() -> None:
     assert core.positions == 12288
     # every move was undone: the core is back at its start
     assert core.key() == compiled.new_core(Position.deal(Variant.named("classic"), 1), 64).key()
+
+
+@needs_core
+@pytest.mark.parametrize("variant", ["classic", "spanish", "improved", "strict", "one-deck"])
+def test_the_core_plays_a_line_to_the_position_the_engine_reaches(variant: str) -> None:
+    """``compiled.after``, which the fair player uses on long lines, against ``apply``:
+    random legal lines, reprieves included; inside an open reprieve it declines."""
+    rng = random.Random(7)
+    checked = declined = 0
+    for number in range(1, 6):
+        start = position = Position.deal(Variant.named(variant), number)
+        line = []
+        for step in range(240):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            line.append(rng.choice(moves))
+            position = position.apply(line[-1])
+            if step % 3 == 0 or position.reprieve is not None:
+                played = compiled.after(start, line)
+                if position.reprieve is None:
+                    assert played == position, (number, step)
+                    checked += 1
+                else:
+                    assert played is None
+                    declined += 1
+    assert checked >= 20 and (declined > 0 or variant == "spanish")

@@ -1267,6 +1267,23 @@ cdef class Core:
             self._apply(m, &self.frames[i], i * MAXH)
         self.base = n
 
+    def state(self):
+        """The current position: (columns, face-down counts, foundations, cards dealt, reprieve).
+
+        Columns hold card bytes, bottom first (FLAG on an unsettled moved
+        card); foundations are each suit's two heights, lower first (13 for
+        the missing second of one deck); the reprieve column counts from 0,
+        -1 when none is open.
+        """
+        cdef int a, j, s
+        return (
+            [[self.cols[a][j] for j in range(self.h[a])] for a in range(self.ncols)],
+            [self.fd[a] for a in range(self.ncols)],
+            [(self.found[s][0], self.found[s][1]) for s in range(4)],
+            self.stock_pos,
+            self.rep,
+        )
+
     def back(self):
         """Return to the start position."""
         self._unwind(self.base - 1, 0)

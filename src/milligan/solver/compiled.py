@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from milligan.cards import Card
+from milligan.cards import CARDS, Card
 from milligan.moves import DEAL, STOP, Move, MoveKind
 from milligan.position import Position
 from milligan.variants import Variant
@@ -473,6 +473,46 @@ def complete(
     limit, deadline = budget.share(1)
     verdict, path = core.search(limit, deadline, budget.report, budget.began)
     return str(verdict), decode_path(path), budget.spent + int(core.positions)
+
+
+#: The card of each core code (``suit * 13 + rank - 1``).
+CARD_OF = tuple(card for suit in CARDS for card in suit)
+
+
+def pack_line(moves: Sequence[Move]) -> bytes:
+    """Moves packed four bytes each, big-endian, as ``goto`` takes them (no free-move bit)."""
+    assert _core is not None
+    pack = _core.pack_move
+    return b"".join(pack(*encode_move(move)).to_bytes(4, "big") for move in moves)
+
+
+def after(position: Position, moves: Sequence[Move]) -> Position | None:
+    """``position`` after ``moves`` (legal there), played in the core; None if it cannot say.
+
+    What applying the moves one by one gives, several times faster on the
+    long lines of the stage search. None when the core was not built, the
+    line is longer than the core's depth, or a reprieve is open at the end:
+    the core keeps only the moved cards that are not settled, and the
+    engine keeps them all.
+    """
+    if _core is None:
+        return None
+    core = new_core(position, 1)
+    try:
+        core.goto(pack_line(moves))
+    except ValueError:  # longer than the core's depth
+        return None
+    columns, face_down, foundations, dealt, reprieve = core.state()
+    if reprieve >= 0:
+        return None
+    decks = position.variant.decks
+    return Position(
+        position.variant,
+        tuple(tuple(CARD_OF[byte & 63] for byte in column) for column in columns),
+        tuple(face_down),
+        tuple(tuple(heights[:decks]) for heights in foundations),
+        position.stock[dealt:],
+    )
 
 
 def unpack_line(tail: bytes) -> tuple[Move, ...]:

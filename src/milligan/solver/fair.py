@@ -548,9 +548,16 @@ def _call(job: Callable[[], _R]) -> _R:
 
 
 def _after(world: Position, moves: Sequence[Move]) -> Position:
+    """``world`` after ``moves``: a long line is played in the compiled core."""
+    if len(moves) >= CORE_REPLAY and (played := compiled.after(world, moves)) is not None:
+        return played
     for move in moves:
         world = world.apply(move)
     return world
+
+
+#: Lines at least this long are replayed by the compiled core (``compiled.after``).
+CORE_REPLAY = 64
 
 
 def _played(
