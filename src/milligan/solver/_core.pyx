@@ -6,7 +6,9 @@ One object holds one position in C arrays and changes it in place (apply and
 undo), with two 64-bit Zobrist hashes kept up to date move by move.  Visited
 positions go into a bounded transposition table of 128-bit keys (buckets of
 four, evicting).  See docs/SOLVER.md for the encoding and for why every
-pruning is sound.
+pruning is sound.  A search runs without the GIL (``Core._search``), so
+cores in several threads of one process search at once; each core belongs
+to one thread at a time.
 
 Cards are coded ``suit * 13 + rank - 1`` (0..51); a card byte in a column
 adds FLAG when the card was moved during the open reprieve and is not (yet)
@@ -49,6 +51,16 @@ cdef enum:
     EMPTY_MAX = 6           # the tallest column an "empty it" goal takes on
     ROOM = 3100 + MAX_PLANS * (PLAN_MAX + 1)
 
+# What ``Core._dfs`` returns: a start already searched, every child searched
+# (lost unless the search was incomplete), a limit or the deadline reached, a
+# win, no memory for the move buffer.
+cdef enum:
+    DFS_LOST = 0
+    DFS_DONE = 1
+    DFS_UNKNOWN = 2
+    DFS_WON = 3
+    DFS_NOMEM = 4
+
 # Position tables given back by cores that ended, kept for the next core of
 # the same size.  Many short searches (the fair player makes about sixty a
 # decision) would otherwise spend a fifth to a quarter of their time in page
@@ -59,16 +71,6 @@ cdef enum:
 # change: a table always starts all zeros.
 cdef enum:
     SPARES = 4
-
-# What ``Core._dfs`` returns: a start already searched, every child searched
-# (lost unless the search was incomplete), a limit or the deadline reached, a
-# win, no memory for the move buffer.
-cdef enum:
-    DFS_LOST = 0
-    DFS_DONE = 1
-    DFS_UNKNOWN = 2
-    DFS_WON = 3
-    DFS_NOMEM = 4
 cdef size_t SPARE_BYTES = 64 * 1024 * 1024
 cdef void *_spare_table[SPARES]
 cdef size_t _spare_len[SPARES]

@@ -497,7 +497,9 @@ def after(position: Position, moves: Sequence[Move]) -> Position | None:
     """
     if _core is None:
         return None
-    core = new_core(position, 1)
+    # no position table: goto looks nothing up, and a table kept for reuse
+    # here would leave less room for the searches' (see _core's spare tables)
+    core = new_core(position, 0)
     try:
         core.goto(pack_line(moves))
     except ValueError:  # longer than the core's depth
