@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from milligan.cards import CARDS, Card
 from milligan.errors import IllegalMoveError
@@ -355,23 +355,17 @@ def _choose(
     returned for the win chance, which would otherwise play the plan again.
     The solver's candidates come from ``proposers`` when given (SOLVE_APART),
     else from the first samples of ``worlds``.  With ``threads`` above 1
-    the stage search runs beside the solves, and the look-ahead's searches
-    run side by side (:func:`_each`); the choice is the same.
+    the solves run beside the stage search, and the look-ahead's searches
+    side by side (:func:`_start`); the choice is the same.
     """
     hidden = _hidden(worlds[0].observe())
     solve_each, stage_budget, _, look_budget = _budgets(max_positions, _solves(hidden))
     solvers = list((proposers or worlds)[:SOLVES]) if solve_each else []
-    searches: list[tuple[str, tuple[Move, ...], int]] | None = None
-    if threads > 1 and solvers:
-        # the solves do not wait for the stage search; without a candidate
-        # (rare: a reprieve that cannot be closed) their work is wasted
-        jobs: list[Callable[[], object]] = [partial(_candidates, worlds, seen, stage_budget)]
-        jobs += [partial(_search, world, solve_each) for world in solvers]
-        done = _each(_call, jobs, threads)
-        plans = cast(list[tuple[tuple[Move, ...], float]], done[0])
-        searches = cast(list[tuple[str, tuple[Move, ...], int]], done[1:])
-    else:
-        plans = _candidates(worlds, seen, stage_budget)
+    # with threads the solves start now, on other threads, and do not wait for
+    # the stage search; without a candidate (rare: a reprieve that cannot be
+    # closed) their work is wasted, and on one thread they are never made
+    solving = _start(partial(_search, budget=solve_each), solvers, threads)
+    plans = _candidates(worlds, seen, stage_budget)
     if not plans:
         return plans, None, stage_budget, []
     spent = stage_budget
@@ -381,12 +375,12 @@ def _choose(
     ends = [_after(worlds[0], moves[:-1]) for moves, _ in plans]
     if solvers:
         solved, positions = _solved_candidates(
-            worlds[0], solvers, seen, plans, solve_each, searches, ends
+            worlds[0], solvers, seen, plans, solve_each, solving(), ends
         )
         plans += solved
         spent += positions
     per_look = max(500, look_budget // (len(plans) * len(worlds)))
-    afters = [_played(worlds, moves, end) for (moves, _), end in zip(plans, ends, strict=True)]
+    afters = [_played(worlds, end, moves[-1]) for (moves, _), end in zip(plans, ends, strict=True)]
     looks = iter(
         _each(partial(_look_ahead, budget=per_look), [w for a in afters for w in a], threads)
     )
@@ -543,10 +537,6 @@ def _start(
     return results
 
 
-def _call(job: Callable[[], _R]) -> _R:
-    return job()
-
-
 def _after(world: Position, moves: Sequence[Move]) -> Position:
     """``world`` after ``moves``: a long line is played in the compiled core."""
     if len(moves) >= CORE_REPLAY and (played := compiled.after(world, moves)) is not None:
@@ -560,22 +550,16 @@ def _after(world: Position, moves: Sequence[Move]) -> Position:
 CORE_REPLAY = 64
 
 
-def _played(
-    worlds: Sequence[Position], moves: Sequence[Move], end: Position | None = None
-) -> list[Position]:
-    """Every sample after ``moves``, a plan: what :func:`_after` gives for each, faster.
+def _played(worlds: Sequence[Position], end: Position, last: Move) -> list[Position]:
+    """Every sample after a plan: ``end`` is its table before its ``last`` move, in the first.
 
     A plan's moves before its last show nothing new, so they are played once,
     in the first sample, and the table they reach is carried to the others
     (:func:`_carry`); only the last move is played in each.  A stage search's
     line can run to thousands of moves, so this saves most of a decision's
-    Python work.  ``end``, when given, is that table already.
+    Python work.
     """
-    if not moves:
-        return list(worlds)
-    if end is None:
-        end = _after(worlds[0], moves[:-1])
-    return [_carry(end, world).apply(moves[-1]) for world in worlds]
+    return [_carry(end, world).apply(last) for world in worlds]
 
 
 def _carry(end: Position, world: Position) -> Position:
