@@ -38,6 +38,7 @@ class Server:
         *extra: str,
         env: dict[str, str] | None = None,
         new_session: bool = False,
+        cpus: set[int] | None = None,
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -58,6 +59,7 @@ class Server:
             env={**os.environ, **(env or {})},
             text=True,
             start_new_session=new_session,
+            preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus),
         )
         deadline = time.monotonic() + 60
         while True:
@@ -393,22 +395,34 @@ def _first_hint(server: Server) -> tuple[dict[str, Any], dict[str, Any], list[st
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
-def test_the_browser_hints_with_the_fair_player_at_its_own_budget(database: str) -> None:
+@pytest.mark.parametrize("one_core", [False, True], ids=["this machine", "one core"])
+def test_the_browser_hints_with_the_fair_player_at_its_own_budget(
+    database: str, one_core: bool
+) -> None:
     # the served hint is the fair player's decision with its own samples and
     # positions (HelpBudget: autoplay's player), solves included, made on the
-    # machine's cores
-    from milligan.web.deps import HelpBudget
+    # machine's cores; a server that may use one core takes fewer positions
+    # (at the opening of classic deal 5, 10 of 16 samples won against 11)
+    from milligan.web.deps import ONE_CORE_POSITIONS, HelpBudget
 
-    budget = HelpBudget.for_this_build()
-    assert (budget.hint_samples, budget.hint_positions) == (None, None)
-    assert budget.hint_threads == fair.default_threads()
-    server = Server(database)
+    if not hasattr(os, "sched_setaffinity"):
+        pytest.skip("no CPU affinity on this system")
+    cpus = {min(os.sched_getaffinity(0))} if one_core else None
+    threads = 1 if one_core else fair.default_threads()
+    positions = ONE_CORE_POSITIONS if threads == 1 else fair.DEFAULT_POSITIONS
+    if not one_core:
+        budget = HelpBudget.for_this_build()
+        assert budget.hint_samples is None and budget.hint_threads == threads
+        assert budget.hint_positions == (ONE_CORE_POSITIONS if threads == 1 else None)
+    server = Server(database, cpus=cpus)
     try:
         game, body, _ = _first_hint(server)
     finally:
         server.stop()
     start = Position.deal(Variant.named("classic"), 5)
-    own = fair.hint(start.observe(), (), seed=_seed(start, game["revision"]))
+    own = fair.hint(
+        start.observe(), (), seed=_seed(start, game["revision"]), max_positions=positions
+    )
     assert body["samples"] == fair.DEFAULT_SAMPLES
     assert body["move"] == str(own.move) and body["plan"] == [str(m) for m in own.plan]
     assert body["win_chance"] == own.win_chance

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from milligan.solver import compiled, fair
 from milligan.store import open_database
 from milligan.web.app import COOKIE, create_app
-from milligan.web.deps import ApiError, SolverPool
+from milligan.web.deps import ONE_CORE_POSITIONS, ApiError, HelpBudget, SolverPool
 from milligan.web.settings import ServerSettings
 from milligan.web.worker import Job, JobCancelled, Lane
 
@@ -374,6 +374,19 @@ def test_the_settings_can_set_a_hints_budget(tmp_path: Path) -> None:
         assert default.hint_threads == (fair.default_threads() if compiled.AVAILABLE else 1)
     finally:
         database.close()
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
+@pytest.mark.parametrize("cores", [1, 2, 4])
+def test_a_machine_with_one_core_takes_fewer_positions_a_hint(
+    cores: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one search at a time at 4,000,000 positions would put the hints'
+    # 95th percentile at about a second (docs/BENCHMARKS.md)
+    monkeypatch.setattr(fair, "default_threads", lambda: cores)
+    budget = HelpBudget.for_this_build()
+    assert budget.hint_threads == cores
+    assert budget.hint_positions == (ONE_CORE_POSITIONS if cores == 1 else None)
 
 
 def test_a_move_stands_when_its_hint_cannot_be_made_ahead(tmp_path: Path) -> None:

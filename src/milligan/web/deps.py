@@ -62,7 +62,8 @@ class HelpBudget:
     16 samples and 4,000,000 positions.  A decision runs ``hint_threads``
     searches at once, which keeps the hints within a second at the 95th
     percentile on two cores (docs/BENCHMARKS.md); until 7 December 2026,
-    with one search at a time, the browser's hints took 2,000,000.
+    with one search at a time, the browser's hints took 2,000,000, and on a
+    machine with one core they still do (:data:`ONE_CORE_POSITIONS`).
     """
 
     hint_samples: int | None = None
@@ -81,7 +82,10 @@ class HelpBudget:
         (docs/BENCHMARKS.md), so a hint at the default budget would take
         minutes; with the smaller one it answers in a few seconds, and it
         plays much worse.  With the compiled core a hint's decision runs
-        its searches on this machine's cores (``fair.default_threads``).
+        its searches on this machine's cores (``fair.default_threads``);
+        with one core it takes :data:`ONE_CORE_POSITIONS`, as 4,000,000
+        positions one search at a time would put the hints' 95th percentile
+        at about a second.
         """
         try:
             from milligan.solver import compiled
@@ -91,7 +95,16 @@ class HelpBudget:
             return PLAIN_BUDGET
         from milligan.solver.fair import default_threads
 
-        return cls(hint_threads=default_threads())
+        threads = default_threads()
+        if threads == 1:
+            return cls(hint_positions=ONE_CORE_POSITIONS)
+        return cls(hint_threads=threads)
+
+
+#: A hint's positions on a machine with one core: the browser's hints of
+#: before 7 December 2026, 95th percentile 566 ms on one thread where the
+#: fair player's own 4,000,000 took 979 ms (docs/BENCHMARKS.md).
+ONE_CORE_POSITIONS = 2_000_000
 
 
 #: The server's hints when the compiled core was not built (see

@@ -51,7 +51,7 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 def _literal(source: str, at: int) -> tuple[str, int] | None:
     """A string literal, or several joined by ``+``, starting at ``at``."""
-    parts = []
+    parts: list[str] = []
     while True:
         match = _STRING.match(source, at)
         if match is None:
@@ -166,8 +166,9 @@ def update() -> None:
                 if message.id:
                     catalog.add(message.id, string=("", "") if message.pluralizable else "")
         # Two gettext forms everywhere (Babel would take CLDR's three for some languages).
-        catalog._num_plurals = 2
-        catalog._plural_expr = PLURALS[language]
+        # (private to Babel, whose stubs type them as None)
+        catalog._num_plurals = 2  # type: ignore[assignment]
+        catalog._plural_expr = PLURALS[language]  # type: ignore[assignment]
         catalog.header_comment = HEADER.format(name=language)
         catalog.project, catalog.version = "Milligan", __version__
         catalog.last_translator = catalog.language_team = "the Milligan project"
@@ -186,6 +187,11 @@ def _complete(message: Message) -> bool:
     return bool(message.string)
 
 
+def _key(message: Message) -> str:
+    """The message's id, or the singular of a plural message's."""
+    return message.id[0] if isinstance(message.id, tuple | list) else message.id
+
+
 def _forms(message: Message) -> list[str]:
     strings = message.string if isinstance(message.string, tuple | list) else [message.string]
     return [s for s in strings if s]
@@ -199,11 +205,11 @@ def compiled(language: str) -> dict[str, Any]:
         if not message.id or "fuzzy" in message.flags or not _complete(message):
             continue
         if message.pluralizable:
-            forms = list(message.string)
+            forms = _forms(message)  # all of them, as the message is complete
             # Every language here has two gettext forms: 0 is CLDR "one", 1 is "other".
-            messages[message.id[0]] = {"one": forms[0], "other": forms[-1]}
+            messages[_key(message)] = {"one": forms[0], "other": forms[-1]}
         else:
-            messages[message.id] = message.string
+            messages[_key(message)] = message.string
     # the refusal reasons' English wording by code: the page looks a code up
     # here, then translates the wording like any other message
     return {"language": language, "messages": messages, "reasons": dict(REASONS)}
@@ -233,7 +239,7 @@ def problems() -> list[str]:
         for wanted in template:
             if not wanted.id:
                 continue
-            key = wanted.id[0] if wanted.pluralizable else wanted.id
+            key = _key(wanted)
             message = catalog.get(wanted.id)
             if message is None:
                 found.append(f"{language}: missing {key!r}")

@@ -8,7 +8,7 @@ shows neither.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from milligan.position import Position
 from milligan.record import game_to_json
@@ -123,8 +123,11 @@ def hint_public(found: Any) -> HintPublic:
 def solution_public(solved: Any) -> SolutionPublic:
     """A solver's answer from the current position; a solution always marks the game assisted."""
     result = str(getattr(solved.result, "value", solved.result)).lower()
+    verdict: Literal["won", "lost", "unknown"] = (
+        "won" if result == "won" else "lost" if result == "lost" else "unknown"
+    )
     return SolutionPublic(
-        result=result if result in ("won", "lost") else "unknown",
+        result=verdict,
         moves=[str(move) for move in solved.moves] if result == "won" else [],
         assisted=True,
     )
