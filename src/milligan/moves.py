@@ -15,7 +15,7 @@ milligan.errors.InvalidMoveError: 'ſ' is not a move: 'ſ' (U+017F) is not ASCII
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from milligan.cards import describe_char, quoted
@@ -31,6 +31,9 @@ class MoveKind(Enum):
     STOP = "stop"  # stop the open reprieve, leaving its column empty
 
 
+_KIND_NUMBER = {kind: number for number, kind in enumerate(MoveKind)}
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One move.  Columns are numbered from 1, as in the notation."""
@@ -39,6 +42,9 @@ class Move:
     source: int = 0
     count: int = 0
     target: int = 0
+    #: The move's hash (stored: a solver's lines of tens of thousands of
+    #: moves are hashed move by move, and an enum's hash is a Python call).
+    key: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind is MoveKind.COLUMN:
@@ -51,6 +57,8 @@ class Move:
                 raise InvalidMoveError(f"not a foundation move: {self.source}>F")
         elif (self.source, self.count, self.target) != (0, 0, 0):
             raise InvalidMoveError(f"{self.kind.value} takes no columns")
+        kind = _KIND_NUMBER[self.kind]
+        object.__setattr__(self, "key", hash((kind, self.source, self.count, self.target)))
 
     @classmethod
     def column(cls, source: int, target: int, count: int = 1) -> Move:
@@ -101,6 +109,9 @@ class Move:
         if source == target:
             raise InvalidMoveError(f"{text.strip()!r}: a column cannot move onto itself")
         return cls.column(source, target, count)
+
+    def __hash__(self) -> int:
+        return self.key
 
     def __str__(self) -> str:
         if self.kind is MoveKind.COLUMN:

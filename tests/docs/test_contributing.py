@@ -29,7 +29,7 @@ def test_the_commands_match_test_sh() -> None:
     assert "ruff format --check --quiet src tests bench" in script
     assert "ruff format src tests bench" in TEXT
     mypy = next(line for line in TEXT.splitlines() if "python3 -m mypy --strict" in line)
-    assert '-m mypy --strict src/milligan\n' in script
+    assert "-m mypy --strict src/milligan\n" in script
     assert mypy.split("#")[0].split() == ["python3", "-m", "mypy", "--strict", "src/milligan"]
     for name in ("engine", "solver", "survey", "web"):
         assert f"bench/{name}.py" in TEXT and (ROOT / "bench" / f"{name}.py").exists()

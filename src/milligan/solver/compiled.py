@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import struct
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -479,11 +480,34 @@ def complete(
 CARD_OF = tuple(card for suit in CARDS for card in suit)
 
 
+class _Packed(dict[Move, bytes]):
+    """Each move's four bytes for ``goto``, made the first time the move is asked for."""
+
+    def __missing__(self, move: Move) -> bytes:
+        assert _core is not None
+        packed: bytes = _core.pack_move(*encode_move(move)).to_bytes(4, "big")
+        self[move] = packed
+        return packed
+
+
+class _Unpacked(dict[int, Move]):
+    """The move of each packed code, made the first time the code is asked for."""
+
+    def __missing__(self, m: int) -> Move:
+        move = decode_move(m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15)
+        self[m] = move
+        return move
+
+
+# A stage search's lines run to tens of thousands of moves, of a few hundred
+# kinds: each is made once (moves are values, so one can stand for all).
+_PACKED = _Packed()
+_UNPACKED = _Unpacked()
+
+
 def pack_line(moves: Sequence[Move]) -> bytes:
     """Moves packed four bytes each, big-endian, as ``goto`` takes them (no free-move bit)."""
-    assert _core is not None
-    pack = _core.pack_move
-    return b"".join(pack(*encode_move(move)).to_bytes(4, "big") for move in moves)
+    return b"".join(map(_PACKED.__getitem__, moves))
 
 
 def after(position: Position, moves: Sequence[Move]) -> Position | None:
@@ -523,11 +547,7 @@ def unpack_line(tail: bytes) -> tuple[Move, ...]:
     The bit layout is the core's ``pack``: kind in bits 0-1, source in 2-5,
     target in 6-9, count in 10-19.
     """
-    moves = []
-    for i in range(0, len(tail), 4):
-        m = int.from_bytes(tail[i : i + 4], "big")
-        moves.append(decode_move(m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15))
-    return tuple(moves)
+    return tuple(map(_UNPACKED.__getitem__, struct.unpack(f">{len(tail) // 4}I", tail)))
 
 
 def decode_path(path: list[tuple[int, int, int, int]] | None) -> tuple[Move, ...]:

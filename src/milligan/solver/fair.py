@@ -657,8 +657,8 @@ def _candidates(
     for world in sources:
         for moves, score in _stage(world, seen, share):
             line = _until_news(world, moves)
-            if line and line not in found:
-                found[line] = score
+            if line:  # (a line can be long: hashed once)
+                found.setdefault(line, score)
     ranked = sorted(found.items(), key=lambda item: (-item[1], len(item[0])))
     return ranked[:CANDIDATES]
 
