@@ -47,6 +47,9 @@ class Move:
     key: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        kind = _KIND_NUMBER.get(self.kind) if isinstance(self.kind, MoveKind) else None
+        if kind is None:
+            raise InvalidMoveError(f"not a kind of move: {self.kind!r}")
         if self.kind is MoveKind.COLUMN:
             if self.source < 1 or self.target < 1 or self.count < 1 or self.source == self.target:
                 raise InvalidMoveError(
@@ -57,7 +60,6 @@ class Move:
                 raise InvalidMoveError(f"not a foundation move: {self.source}>F")
         elif (self.source, self.count, self.target) != (0, 0, 0):
             raise InvalidMoveError(f"{self.kind.value} takes no columns")
-        kind = _KIND_NUMBER[self.kind]
         object.__setattr__(self, "key", hash((kind, self.source, self.count, self.target)))
 
     @classmethod

@@ -107,6 +107,8 @@ def test_a_moves_stored_hash_follows_equality() -> None:
     assert repr(Move.parse("3:2>5")) == "Move.parse('3:2>5')"
     assert Move(MoveKind.COLUMN, 3, 2, 5) == dataclasses.replace(Move.parse("3:2>6"), target=5)
     assert hash(dataclasses.replace(Move.parse("3:2>6"), target=5)) == hash(Move.parse("3:2>5"))
+    with pytest.raises(InvalidMoveError, match="not a kind of move"):
+        Move("deal")  # type: ignore[arg-type]
 
 
 def test_the_rules_example_record() -> None:

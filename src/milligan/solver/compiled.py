@@ -493,9 +493,9 @@ class _Packed(dict[Move, bytes]):
 class _Unpacked(dict[int, Move]):
     """The move of each packed code, made the first time the code is asked for."""
 
-    def __missing__(self, m: int) -> Move:
-        move = decode_move(m & 3, (m >> 2) & 15, (m >> 10) & 1023, (m >> 6) & 15)
-        self[m] = move
+    def __missing__(self, code: int) -> Move:
+        move = decode_move(code & 3, (code >> 2) & 15, (code >> 10) & 1023, (code >> 6) & 15)
+        self[code] = move
         return move
 
 

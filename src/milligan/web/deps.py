@@ -102,8 +102,9 @@ class HelpBudget:
 
 
 #: A hint's positions on a machine with one core: the browser's hints of
-#: before 7 December 2026, 95th percentile 566 ms on one thread where the
-#: fair player's own 4,000,000 took 979 ms (docs/BENCHMARKS.md).
+#: before 7 December 2026.  On one core, its pools filled on the same core,
+#: a server's hints took 622 ms at the 95th percentile with these, and
+#: 1,019 ms with the fair player's own 4,000,000 (docs/BENCHMARKS.md).
 ONE_CORE_POSITIONS = 2_000_000
 
 
