@@ -20,22 +20,22 @@ import time
 
 from milligan.game import Game
 from milligan.solver import fair
+from milligan.survey.runner import parse_deals
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="classic")
-    parser.add_argument("--deals", default="1-4", help="a range, e.g. 1-4")
+    parser.add_argument("--deals", default="1-4", help="deal numbers, e.g. 1-4 or 2,7")
     parser.add_argument("--decisions", type=int, default=6, help="decisions per deal")
     parser.add_argument("--positions", type=int, default=fair.DEFAULT_POSITIONS)
     parser.add_argument("--samples", type=int, default=fair.DEFAULT_SAMPLES)
     parser.add_argument("--threads", type=int, default=fair.default_threads())
     args = parser.parse_args()
-    first, _, last = args.deals.partition("-")
     budget = {"samples": args.samples, "max_positions": args.positions}
     alone: list[float] = []
     together: list[float] = []
-    for deal in range(int(first), int(last or first) + 1):
+    for deal in parse_deals(args.deals):
         game = Game.new(args.variant, deal)
         seen = [position.observe() for position in game.positions]
         for _ in range(args.decisions):

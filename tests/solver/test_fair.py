@@ -438,7 +438,7 @@ def test_the_solver_proposes_legal_new_tables_only_from_budgets_that_allow_it() 
     rng = random.Random(5)
     worlds = [sample_position(view, rng) for _ in range(fair.SOLVES)]
     plans = fair._candidates(worlds, {view}, 20_000)
-    found, spent = fair._solved_candidates(worlds[0], worlds, {view}, plans, 60_000)
+    found, spent = _solved(worlds, view, plans)
     assert found and spent > 0
     tables = [fair._after(game.position, moves[:-1]) for moves, _ in plans + found]
     assert len({table.observe() for table in tables}) == len(tables)
@@ -449,6 +449,15 @@ def test_the_solver_proposes_legal_new_tables_only_from_budgets_that_allow_it() 
             assert move in after.legal_moves()
             after = after.apply(move)
         assert score == fair._score(fair._after(game.position, moves[:-1]))
+
+
+def _solved(
+    worlds: list[Position], view: Observation, plans: list[tuple[tuple[Move, ...], float]]
+) -> tuple[list[tuple[tuple[Move, ...], float]], int]:
+    """``_solved_candidates`` as a decision calls it, with solves of 60,000 positions."""
+    searches = [fair._search(world, 60_000) for world in worlds]
+    ends = [fair._after(worlds[0], moves[:-1]) for moves, _ in plans]
+    return fair._solved_candidates(worlds[0], worlds, {view}, plans, searches, ends)
 
 
 def _play_to_three_rows_left(game: Game, *twins: Game) -> None:
@@ -508,7 +517,7 @@ def test_with_cards_face_down_the_solver_proposes_lines_cut_at_the_first_news(
     rng = random.Random(5)
     worlds = [sample_position(view, rng) for _ in range(fair.SOLVES)]
     plans = fair._candidates(worlds, {view}, 20_000)
-    found, spent = fair._solved_candidates(worlds[0], worlds, {view}, plans, 60_000)
+    found, spent = _solved(worlds, view, plans)
     assert spent > 0
     deal = Move.parse("D")
     assert {moves[-1] == deal for moves, _ in found} == {True, False}

@@ -374,9 +374,7 @@ def _choose(
     # search's line can be tens of thousands of moves, so it is played once
     ends = [_after(worlds[0], moves[:-1]) for moves, _ in plans]
     if solvers:
-        solved, positions = _solved_candidates(
-            worlds[0], solvers, seen, plans, solve_each, solving(), ends
-        )
+        solved, positions = _solved_candidates(worlds[0], solvers, seen, plans, solving(), ends)
         plans += solved
         spent += positions
     per_look = max(500, look_budget // (len(plans) * len(worlds)))
@@ -456,14 +454,14 @@ def _solved_candidates(
     proposers: Sequence[Position],
     seen: set[Observation],
     plans: Sequence[tuple[tuple[Move, ...], float]],
-    budget: int,
-    searches: Sequence[tuple[str, tuple[Move, ...], int]] | None = None,
-    ends: list[Position] | None = None,
+    searches: Sequence[tuple[str, tuple[Move, ...], int]],
+    ends: list[Position],
 ) -> tuple[list[tuple[tuple[Move, ...], float]], int]:
     """(more candidate plans, positions): the tables the solver deals from in samples it wins.
 
-    Each of the first SOLVES ``proposers`` is solved with its whole stock known.
-    When the solver wins it, the moves of its line up to its first deal show
+    ``searches`` are the solves of ``proposers``, one each, in order
+    (``_search(proposer, budget)``), each with its whole stock known.
+    When the solver wins one, the moves of its line up to its first deal show
     nothing new (nothing is face down), so they are legal in every sample;
     the table they reach is a candidate unless it is one already or the line
     leads back to a position the player has seen.  Which table to deal from
@@ -473,19 +471,13 @@ def _solved_candidates(
     deal or a card turned up, and the plan is the line up to that move.
     Each plan is replayed and scored in ``here``, the first of the shared
     samples, as the stage search's candidates are, whichever samples
-    proposed it.  ``searches`` are the solves already made, one for each
-    proposer in order (``_search(proposer, budget)``).  ``ends`` holds, for
-    each of ``plans``, the table before its last move, played from ``here``;
-    the tables of the plans found are appended to it.
+    proposed it.  ``ends`` holds, for each of ``plans``, the table before
+    its last move, played from ``here``; the tables of the plans found are
+    appended to it.
     """
-    if ends is None:
-        ends = [_after(here, moves[:-1]) for moves, _ in plans]
     tables = {(end.observe(), moves[-1]) for (moves, _), end in zip(plans, ends, strict=True)}
     found: list[tuple[tuple[Move, ...], float]] = []
     spent = 0
-    proposers = proposers[:SOLVES]
-    if searches is None:
-        searches = [_search(world, budget) for world in proposers]
     for world, (verdict, line, positions) in zip(proposers, searches, strict=True):
         spent += positions
         news = _first_news(world, line) if verdict == "won" else None
