@@ -1,7 +1,8 @@
 """Hint latency as a player meets it: Hint pressed over and over on a real server.
 
 Starts ``milligan serve`` (a fresh SQLite file, the server's default hint
-budget: the fair player's 16 samples and 2,000,000 positions a decision) and, for each deal,
+budget: the fair player's 16 samples and 4,000,000 positions a decision, or
+2,000,000 where the server may use only one core) and, for each deal,
 creates a game through the API, asks for a hint, plays the hinted move, and
 asks again, until the game ends or ``--moves`` moves are played. It prints
 the hint latency the client saw (p50, p95, max), and the same for the hints
@@ -10,7 +11,9 @@ plan): they need a new decision, unless it was made ahead, and they are what
 a player who asks only now and then waits. ``--think`` pauses that many
 seconds before each of those hints but a game's first, as a player looks
 at a new row; the server makes the hint ahead meanwhile (``--no-ahead``
-stops it).
+stops it). ``--slowest N`` lists the N slowest hints: the deal, the moves
+played before, the cards left in the stock, and whether the hint started a
+plan.
 ``--positions`` sets the server's hint budget, and ``--threads`` the
 searches a decision runs at once (by default the machine's cores, at most
 four; the hints are the same for any). The server fills its pools of
@@ -30,23 +33,38 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+
+from milligan.survey.runner import parse_deals
 
 sys.path.insert(0, str(Path(__file__).parent))
 from web import percentile, start_server
 
 
+@dataclass(frozen=True)
+class Asked:
+    """One hint: how long it took, and where in which game it was asked."""
+
+    seconds: float
+    deal: int
+    played: int
+    stock: int
+    starts: bool
+
+
 def play(
     client: httpx.Client, variant: str, deal: int, moves: int, think: float
-) -> tuple[list[float], list[float], str]:
+) -> tuple[list[float], list[float], str, list[Asked]]:
     """Follow the hints on one deal: the latency of each hint and of those that start a
-    plan, and how the game ended."""
+    plan, how the game ended, and every hint asked."""
     game = client.post("/api/games", json={"variant": variant, "deal": deal}).json()
     base = f"/api/games/{game['id']}"
     latencies: list[float] = []
     starts: list[float] = []
+    asked: list[Asked] = []
     starting = True
     for _ in range(moves):
         if game["status"] != "playing":
@@ -58,6 +76,7 @@ def play(
         latencies.append(time.perf_counter() - began)
         if starting:
             starts.append(latencies[-1])
+        asked.append(Asked(latencies[-1], deal, len(latencies) - 1, game["stock"], starting))
         answer.raise_for_status()
         hint = answer.json()
         if hint["move"] is None:
@@ -67,13 +86,13 @@ def play(
         reply = client.post(f"{base}/moves", json=played)
         reply.raise_for_status()
         game = reply.json()
-    return latencies, starts, game["status"]
+    return latencies, starts, game["status"], asked
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="classic")
-    parser.add_argument("--deals", default="1-10", help="a range, e.g. 1-10")
+    parser.add_argument("--deals", default="1-10", help="a range or a list, e.g. 1-10 or 2,7")
     parser.add_argument("--moves", type=int, default=400, help="moves per game at most")
     parser.add_argument(
         "--think",
@@ -87,9 +106,9 @@ def main() -> None:
     parser.add_argument(
         "--no-fill", action="store_true", help="the server fills no winnable-deal pools"
     )
+    parser.add_argument("--slowest", type=int, default=0, help="list the N slowest hints")
     args = parser.parse_args()
-    first, _, last = args.deals.partition("-")
-    deals = range(int(first), int(last or first) + 1)
+    deals = parse_deals(args.deals)
     settings = {
         "hints_ahead": not args.no_ahead,
         "hint_positions": args.positions,
@@ -103,10 +122,14 @@ def main() -> None:
             latencies: list[float] = []
             starts: list[float] = []
             ends: dict[str, int] = {}
+            every: list[Asked] = []
             began = time.perf_counter()
             with httpx.Client(base_url=url, timeout=120) as client:
                 for deal in deals:
-                    seen, started, status = play(client, args.variant, deal, args.moves, args.think)
+                    seen, started, status, asked = play(
+                        client, args.variant, deal, args.moves, args.think
+                    )
+                    every += asked
                     latencies += seen
                     starts += started
                     ends[status] = ends.get(status, 0) + 1
@@ -130,6 +153,11 @@ def main() -> None:
         f"{args.positions or 'default'} positions, {args.threads or 'default'} threads"
         f"{', no winnable pools filled' if args.no_fill else ''})"
     )
+    for hint in sorted(every, key=lambda hint: -hint.seconds)[: args.slowest]:
+        print(
+            f"  {hint.seconds:.2f} s: deal {hint.deal}, after {hint.played} moves, "
+            f"{hint.stock} cards in the stock{', started a plan' if hint.starts else ''}"
+        )
 
 
 if __name__ == "__main__":

@@ -6,8 +6,10 @@ fails them under CI (``CI=true``), where ``./test.sh`` must have installed it.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -28,3 +30,43 @@ def postgres() -> Iterator[TemporaryPostgres]:
         missing("PostgreSQL")
     with TemporaryPostgres() as server:
         yield server
+
+
+@pytest.fixture
+def quota_group() -> Iterator[Callable[[float], Path]]:
+    """A real control group with a CPU quota: ``quota_group(cores)`` makes one
+    and gives its ``cgroup.procs``, where a process writes its id to join it.
+
+    Needs root and a writable cgroup v1 ``cpu`` controller or a cgroup v2
+    hierarchy with ``cpu`` enabled; skipped otherwise (the kernel provides
+    this, not ``./test.sh``). The groups are removed at the end.
+    """
+    made: list[Path] = []
+
+    def make(cores: float) -> Path:
+        name = f"milligan-test-{os.getpid()}-{len(made)}"
+        period = 100_000
+        v1 = Path("/sys/fs/cgroup/cpu")
+        v2 = Path("/sys/fs/cgroup")
+        try:
+            if (v1 / "cpu.cfs_quota_us").exists():
+                group = v1 / name
+                group.mkdir()
+                made.append(group)
+                (group / "cpu.cfs_period_us").write_text(str(period))
+                (group / "cpu.cfs_quota_us").write_text(str(int(cores * period)))
+            elif "cpu" in (v2 / "cgroup.subtree_control").read_text().split():
+                group = v2 / name
+                group.mkdir()
+                made.append(group)
+                (group / "cpu.max").write_text(f"{int(cores * period)} {period}")
+            else:
+                pytest.skip("no cgroup cpu controller to set a CPU quota with")
+        except OSError as error:
+            pytest.skip(f"cannot make a control group with a CPU quota: {error}")
+        return group / "cgroup.procs"
+
+    yield make
+    for group in reversed(made):
+        with contextlib.suppress(OSError):
+            group.rmdir()

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -14,7 +15,8 @@ import psutil
 import pytest
 
 import milligan
-from milligan.workers import kill_pool, process_pool, start_process
+from milligan.solver import fair
+from milligan.workers import cpu_quota, kill_pool, process_pool, start_process, usable_cores
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -133,3 +135,94 @@ def test_the_module_imports_only_the_standard_library() -> None:
         for alias in node.names
     }
     assert imported - {"__future__"} <= set(sys.stdlib_module_names)
+
+
+def _groups(tmp_path: Path, membership: str, files: dict[str, str]) -> tuple[Path, Path]:
+    """A made-up cgroup tree under ``tmp_path``: its root and the membership file."""
+    root = tmp_path / "cgroup"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    root.mkdir(exist_ok=True)
+    (tmp_path / "cgroup-of-self").write_text(membership)
+    return root, tmp_path / "cgroup-of-self"
+
+
+@pytest.mark.parametrize(
+    ("membership", "files", "quota"),
+    [
+        # cgroup v2: the group's own limit, and the smallest on the way up
+        ("0::/box\n", {"box/cpu.max": "150000 100000\n"}, 1.5),
+        ("0::/box/app\n", {"box/cpu.max": "300000 100000", "box/app/cpu.max": "max 100000"}, 3),
+        ("0::/box/app\n", {"box/cpu.max": "400000 100000", "box/app/cpu.max": "50000 100000"}, 0.5),
+        ("0::/\n", {}, None),
+        ("0::/box\n", {"box/cpu.max": "max 100000\n"}, None),
+        # cgroup v1, the controllers joined or apart; -1 is no quota
+        (
+            "4:cpu,cpuacct:/docker/c1\n2:memory:/docker/c1\n",
+            {
+                "cpu,cpuacct/docker/c1/cpu.cfs_quota_us": "200000",
+                "cpu,cpuacct/docker/c1/cpu.cfs_period_us": "100000",
+            },
+            2,
+        ),
+        (
+            "1:cpu:/x\n",
+            {"cpu/x/cpu.cfs_quota_us": "-1", "cpu/x/cpu.cfs_period_us": "100000"},
+            None,
+        ),
+        # inside a container the mount is the container's own group, and the
+        # path it is named by from the host is not there
+        (
+            "1:cpu:/kubepods/pod7/abc\n",
+            {"cpu/cpu.cfs_quota_us": "100000", "cpu/cpu.cfs_period_us": "100000"},
+            1,
+        ),
+        # unreadable or odd lines are no quota
+        ("garbage\n", {}, None),
+        ("0::/box\n", {"box/cpu.max": "lots\n"}, None),
+    ],
+)
+def test_the_cpu_quota_is_read_from_the_control_groups(
+    tmp_path: Path, membership: str, files: dict[str, str], quota: float | None
+) -> None:
+    root, where = _groups(tmp_path, membership, files)
+    assert cpu_quota(root, where) == quota
+    cores = len(os.sched_getaffinity(0))
+    expected = cores if quota is None else max(1, min(cores, int(quota)))
+    assert usable_cores(root, where) == expected
+
+
+def test_no_control_groups_is_no_quota(tmp_path: Path) -> None:
+    assert cpu_quota(tmp_path / "none", tmp_path / "none") is None
+    assert usable_cores(tmp_path / "none", tmp_path / "none") == len(os.sched_getaffinity(0))
+
+
+JOIN_AND_COUNT = """
+import sys
+from pathlib import Path
+Path(sys.argv[1]).write_text(str(__import__("os").getpid()))
+from milligan.solver import fair
+from milligan.workers import cpu_quota, usable_cores
+print(cpu_quota(), usable_cores(), fair.default_threads())
+"""
+
+
+@pytest.mark.parametrize(("cores", "expected"), [(1, 1), (1.5, 1), (0.5, 1), (64, None)])
+def test_a_process_in_a_real_control_group_counts_its_quota(
+    quota_group: Callable[[float], Path], cores: float, expected: int | None
+) -> None:
+    # a real cgroup with a CPU quota, joined by a real process: what it
+    # reads there is what the server's hint budget and the survey's pool use
+    procs = quota_group(cores)
+    out = subprocess.run(
+        [sys.executable, "-c", JOIN_AND_COUNT, str(procs)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.split()
+    affinity = len(os.sched_getaffinity(0))
+    assert float(out[0]) == cores
+    assert int(out[1]) == (expected or affinity)
+    assert int(out[2]) == min(fair.MAX_THREADS, expected or affinity)

@@ -14,22 +14,26 @@ pool (:mod:`milligan.survey.runner`) start their workers here, the same way:
   gives way to the parent.
 
 Each pool keeps its own policy: what to cancel, when to restart, what to
-resubmit. This module imports only the standard library, and nothing of the
-server or the survey.
+resubmit. :func:`usable_cores` says how many cores this process may use,
+for the survey's default pool and the fair player's default threads. This
+module imports only the standard library, and nothing of the server, the
+survey or the solver.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import math
 import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.context import SpawnContext, SpawnProcess
+from pathlib import Path
 from typing import Any
 
 #: Every worker process starts with ``spawn``.
@@ -39,6 +43,84 @@ CONTEXT: SpawnContext = multiprocessing.get_context("spawn")
 WATCH_INTERVAL = 1.0
 
 _PR_SET_PDEATHSIG = 1
+
+#: Where the control groups are mounted, and where this process says which it is in.
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PROC_CGROUP = Path("/proc/self/cgroup")
+
+
+def usable_cores(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> int:
+    """The cores this process may keep busy: its CPU affinity, within its CPU quota.
+
+    A container is often shown every core of its host but given a quota of
+    CPU time (``docker run --cpus 2``, a Kubernetes CPU limit), so counting
+    cores is not enough. The quota is read from the control group this
+    process is in, and from each group above it, the smallest counting
+    (cgroup v2's ``cpu.max``, v1's ``cpu.cfs_quota_us`` and
+    ``cpu.cfs_period_us``). A quota of 1.5 cores gives 1: a thread more than
+    the quota runs only when another waits. At least 1.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    quota = cpu_quota(root, membership)
+    if quota is not None:
+        cores = min(cores, math.floor(quota))
+    return max(1, cores)
+
+
+def cpu_quota(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> float | None:
+    """This process's CPU quota in cores, or None when it has none (or no control groups)."""
+    try:
+        lines = membership.read_text().splitlines()
+    except OSError:
+        return None
+    quotas = []
+    for line in lines:
+        if line.count(":") < 2:
+            continue
+        _, controllers, group = line.split(":", 2)
+        if controllers == "":  # cgroup v2: one hierarchy, mounted at the root
+            quotas += [_v2_quota(d) for d in _groups(root, group)]
+        elif "cpu" in controllers.split(","):  # cgroup v1's cpu controller
+            for mount in (root / controllers, root / "cpu"):
+                if mount.is_dir():
+                    quotas += [_v1_quota(d) for d in _groups(mount, group)]
+                    break
+    known = [quota for quota in quotas if quota is not None]
+    return min(known) if known else None
+
+
+def _groups(mount: Path, group: str) -> Iterator[Path]:
+    """The directories of ``group`` and of every group above it, under ``mount``.
+
+    Inside a container the mount often is the container's own group, and the
+    path the process reads names it from the host: levels that are not there
+    are skipped, and the mount itself is always read.
+    """
+    parts = [part for part in group.strip("/").split("/") if part]
+    for depth in range(len(parts), -1, -1):
+        where = mount.joinpath(*parts[:depth])
+        if where.is_dir():
+            yield where
+
+
+def _v2_quota(group: Path) -> float | None:
+    try:
+        quota, period = (group / "cpu.max").read_text().split()
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        return None
+
+
+def _v1_quota(group: Path) -> float | None:
+    try:
+        quota = int((group / "cpu.cfs_quota_us").read_text())
+        period = int((group / "cpu.cfs_period_us").read_text())
+    except (OSError, ValueError):
+        return None
+    return None if quota <= 0 or period <= 0 else quota / period
 
 
 def die_with_parent_signal() -> bool:

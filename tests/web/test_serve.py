@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ class Server:
         env: dict[str, str] | None = None,
         new_session: bool = False,
         cpus: set[int] | None = None,
+        group: Path | None = None,
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -59,7 +60,7 @@ class Server:
             env={**os.environ, **(env or {})},
             text=True,
             start_new_session=new_session,
-            preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus),
+            preexec_fn=None if cpus is None and group is None else lambda: _confine(cpus, group),
         )
         deadline = time.monotonic() + 60
         while True:
@@ -84,6 +85,14 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
         return self.process.stdout.read() if self.process.stdout else ""
+
+
+def _confine(cpus: set[int] | None, group: Path | None) -> None:
+    """In a child before it runs: keep it to ``cpus``, or put it in the control group ``group``."""
+    if cpus is not None:
+        os.sched_setaffinity(0, cpus)
+    if group is not None:
+        group.write_text(str(os.getpid()))
 
 
 @pytest.fixture
@@ -395,26 +404,31 @@ def _first_hint(server: Server) -> tuple[dict[str, Any], dict[str, Any], list[st
 
 
 @pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core was not built")
-@pytest.mark.parametrize("one_core", [False, True], ids=["this machine", "one core"])
+@pytest.mark.parametrize(
+    "confined", [None, "affinity", "quota"], ids=["this machine", "one core", "a quota of one core"]
+)
 def test_the_browser_hints_with_the_fair_player_at_its_own_budget(
-    database: str, one_core: bool
+    database: str, confined: str | None, quota_group: Callable[[float], Path]
 ) -> None:
     # the served hint is the fair player's decision with its own samples and
     # positions (HelpBudget: autoplay's player), solves included, made on the
-    # machine's cores; a server that may use one core takes fewer positions
-    # (at the opening of classic deal 5, 9 of 16 samples won against 11)
+    # machine's cores; a server that may use one core, by its CPU affinity
+    # or by its control group's CPU quota (a container's --cpus 1), takes
+    # fewer positions (at the opening of classic deal 5, 9 of 16 samples won
+    # against 11)
     from milligan.web.deps import ONE_CORE_POSITIONS, HelpBudget
 
-    if one_core and not hasattr(os, "sched_setaffinity"):
+    if confined == "affinity" and not hasattr(os, "sched_setaffinity"):
         pytest.skip("no CPU affinity on this system")
-    cpus = {min(os.sched_getaffinity(0))} if one_core else None
-    threads = 1 if one_core else fair.default_threads()
+    cpus = {min(os.sched_getaffinity(0))} if confined == "affinity" else None
+    group = quota_group(1) if confined == "quota" else None
+    threads = 1 if confined else fair.default_threads()
     positions = ONE_CORE_POSITIONS if threads == 1 else fair.DEFAULT_POSITIONS
-    if not one_core:
+    if not confined:
         budget = HelpBudget.for_this_build()
         assert budget.hint_samples is None and budget.hint_threads == threads
         assert budget.hint_positions == (ONE_CORE_POSITIONS if threads == 1 else None)
-    server = Server(database, cpus=cpus)
+    server = Server(database, cpus=cpus, group=group)
     try:
         game, body, _ = _first_hint(server)
     finally:

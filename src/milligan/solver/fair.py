@@ -37,7 +37,6 @@ True
 
 from __future__ import annotations
 
-import os
 import random
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -56,6 +55,7 @@ from milligan.solver.estimate import estimate
 from milligan.solver.results import Hint
 from milligan.solver.sampling import sample_position
 from milligan.solver.shorten import simplify
+from milligan.workers import usable_cores
 
 #: Samples per decision, and the positions one decision may expand in all.
 #: 16 and 2,000,000 won 283 of classic deals 1-600 against 256 for 8 and
@@ -115,12 +115,10 @@ class Plan:
 
 
 def default_threads() -> int:
-    """Threads for a decision someone waits for: this process's cores, at most MAX_THREADS."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(MAX_THREADS, cores))
+    """Threads for a decision someone waits for: the cores this process may use
+    (its CPU affinity, within its CPU quota: :func:`milligan.workers.usable_cores`),
+    at most MAX_THREADS."""
+    return min(MAX_THREADS, usable_cores())
 
 
 def hint(

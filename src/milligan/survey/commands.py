@@ -80,7 +80,7 @@ def register(subparsers: Any) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="worker processes on this machine (default: all cores)",
+        help="worker processes on this machine (default: the cores this process may use)",
     )
     run.add_argument(
         "--scheduler",

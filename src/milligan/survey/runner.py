@@ -37,7 +37,7 @@ from milligan.survey.results import (
     pending_plays,
 )
 from milligan.variants import Variant
-from milligan.workers import kill_pool, process_pool
+from milligan.workers import kill_pool, process_pool, usable_cores
 
 #: How often one deal may be lost with its worker before the survey gives up on it.
 MAX_LOST = 3
@@ -306,7 +306,7 @@ class LocalEngine:
     """
 
     def __init__(self, workers: int | None = None) -> None:
-        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.workers = max(1, workers or usable_cores())
         self._executor = self._start()
         self._current: set[cf.Future[Result | Play]] = set()  # futures of the pool now running
 
@@ -421,7 +421,7 @@ class DaskEngine:
             self.client = client
         elif address is None:
             self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=max(1, workers or os.cpu_count() or 1),
+                n_workers=max(1, workers or usable_cores()),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
