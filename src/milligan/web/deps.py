@@ -82,7 +82,9 @@ class HelpBudget:
         (docs/BENCHMARKS.md), so a hint at the default budget would take
         minutes; with the smaller one it answers in a few seconds, and it
         plays much worse.  With the compiled core a hint's decision runs
-        its searches on this machine's cores (``fair.default_threads``);
+        its searches on the cores this process may use
+        (``fair.default_threads``: its CPU affinity within its control
+        group's CPU quota, so a container given one CPU counts as one core);
         with one core it takes :data:`ONE_CORE_POSITIONS`, as 4,000,000
         positions one search at a time would put the hints' 95th percentile
         at about a second.
