@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,41 +32,61 @@ def postgres() -> Iterator[TemporaryPostgres]:
         yield server
 
 
-@pytest.fixture
-def quota_group() -> Iterator[Callable[[float], Path]]:
-    """A real control group with a CPU quota: ``quota_group(cores)`` makes one
-    and gives its ``cgroup.procs``, where a process writes its id to join it.
+class ControlGroups:
+    """Real control groups made for a test, removed at its end.
 
-    Needs root and a writable cgroup v1 ``cpu`` controller or a cgroup v2
-    hierarchy with ``cpu`` enabled; skipped otherwise (the kernel provides
-    this, not ``./test.sh``). The groups are removed at the end.
+    Needs root and a writable cgroup v1 controller, or a cgroup v2 hierarchy
+    with the controller enabled; the test is skipped otherwise (the kernel
+    provides these, not ``./test.sh``).
     """
-    made: list[Path] = []
 
-    def make(cores: float) -> Path:
-        name = f"milligan-test-{os.getpid()}-{len(made)}"
-        period = 100_000
-        v1 = Path("/sys/fs/cgroup/cpu")
-        v2 = Path("/sys/fs/cgroup")
+    def __init__(self) -> None:
+        self.made: list[Path] = []
+
+    def make(self, controller: str, v1: dict[str, str], v2: dict[str, str]) -> Path:
+        """A new group with these settings; its ``cgroup.procs``, where a process
+        writes its id to join it."""
+        name = f"milligan-test-{os.getpid()}-{len(self.made)}"
+        mount = Path("/sys/fs/cgroup") / controller
+        unified = Path("/sys/fs/cgroup")
         try:
-            if (v1 / "cpu.cfs_quota_us").exists():
-                group = v1 / name
-                group.mkdir()
-                made.append(group)
-                (group / "cpu.cfs_period_us").write_text(str(period))
-                (group / "cpu.cfs_quota_us").write_text(str(int(cores * period)))
-            elif "cpu" in (v2 / "cgroup.subtree_control").read_text().split():
-                group = v2 / name
-                group.mkdir()
-                made.append(group)
-                (group / "cpu.max").write_text(f"{int(cores * period)} {period}")
+            if (mount / "cgroup.procs").exists():
+                group, settings = mount / name, v1
+            elif controller in (unified / "cgroup.subtree_control").read_text().split():
+                group, settings = unified / name, v2
             else:
-                pytest.skip("no cgroup cpu controller to set a CPU quota with")
+                pytest.skip(f"no cgroup {controller} controller to use")
+            group.mkdir()
+            self.made.append(group)
+            for file, value in settings.items():
+                (group / file).write_text(value)
         except OSError as error:
-            pytest.skip(f"cannot make a control group with a CPU quota: {error}")
+            pytest.skip(f"cannot make a {controller} control group: {error}")
         return group / "cgroup.procs"
 
-    yield make
-    for group in reversed(made):
-        with contextlib.suppress(OSError):
-            group.rmdir()
+    def cpu_quota(self, cores: float) -> Path:
+        """A group with a CPU quota of ``cores``."""
+        quota, period = int(cores * 100_000), 100_000
+        return self.make(
+            "cpu",
+            {"cpu.cfs_period_us": str(period), "cpu.cfs_quota_us": str(quota)},
+            {"cpu.max": f"{quota} {period}"},
+        )
+
+    def memory_limit(self, mb: int) -> Path:
+        """A group limited to ``mb`` MB of memory."""
+        limit = str(mb * 1024 * 1024)
+        return self.make("memory", {"memory.limit_in_bytes": limit}, {"memory.max": limit})
+
+    def remove(self) -> None:
+        for group in reversed(self.made):
+            with contextlib.suppress(OSError):
+                group.rmdir()
+
+
+@pytest.fixture
+def control_groups() -> Iterator[ControlGroups]:
+    """Real control groups (:class:`ControlGroups`), removed at the end of the test."""
+    groups = ControlGroups()
+    yield groups
+    groups.remove()

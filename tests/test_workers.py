@@ -7,16 +7,26 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import psutil
 import pytest
 
 import milligan
 from milligan.solver import fair
-from milligan.workers import cpu_quota, kill_pool, process_pool, start_process, usable_cores
+from milligan.workers import (
+    cpu_quota,
+    kill_pool,
+    memory_allowed_mb,
+    process_pool,
+    start_process,
+    usable_cores,
+)
+
+if TYPE_CHECKING:
+    from conftest import ControlGroups
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -198,6 +208,14 @@ def test_no_control_groups_is_no_quota(tmp_path: Path) -> None:
     assert usable_cores(tmp_path / "none", tmp_path / "none") == len(os.sched_getaffinity(0))
 
 
+def _run_in(procs: Path, script: str) -> list[str]:
+    """What ``script`` prints, run by a new interpreter that joins a control group
+    first (its id written to ``procs``)."""
+    command = [sys.executable, "-c", script, str(procs)]
+    run = subprocess.run(command, capture_output=True, text=True, check=True, timeout=60)
+    return run.stdout.split()
+
+
 JOIN_AND_COUNT = """
 import sys
 from pathlib import Path
@@ -210,19 +228,81 @@ print(cpu_quota(), usable_cores(), fair.default_threads())
 
 @pytest.mark.parametrize(("cores", "expected"), [(1, 1), (1.5, 1), (0.5, 1), (64, None)])
 def test_a_process_in_a_real_control_group_counts_its_quota(
-    quota_group: Callable[[float], Path], cores: float, expected: int | None
+    control_groups: ControlGroups, cores: float, expected: int | None
 ) -> None:
     # a real cgroup with a CPU quota, joined by a real process: what it
     # reads there is what the server's hint budget and the survey's pool use
-    procs = quota_group(cores)
-    out = subprocess.run(
-        [sys.executable, "-c", JOIN_AND_COUNT, str(procs)],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    ).stdout.split()
+    out = _run_in(control_groups.cpu_quota(cores), JOIN_AND_COUNT)
     affinity = len(os.sched_getaffinity(0))
     assert float(out[0]) == cores
     assert int(out[1]) == (expected or affinity)
     assert int(out[2]) == min(fair.MAX_THREADS, expected or affinity)
+
+
+GIB = 1024**3
+
+
+@pytest.mark.parametrize(
+    ("membership", "files", "allowed"),
+    [
+        # cgroup v2: the limit less what is in use, the smallest on the way up
+        ("0::/box\n", {"box/memory.max": f"{2 * GIB}", "box/memory.current": f"{GIB // 2}"}, 1536),
+        (
+            "0::/box/app\n",
+            {
+                "box/memory.max": f"{GIB}",
+                "box/memory.current": f"{GIB // 4}",
+                "box/app/memory.max": "max",
+                "box/app/memory.current": "0",
+            },
+            768,
+        ),
+        ("0::/box\n", {"box/memory.max": "max\n", "box/memory.current": "5"}, None),
+        # cgroup v1; "no limit" is a number near 2**63
+        (
+            "5:memory:/docker/c1\n",
+            {
+                "memory/docker/c1/memory.limit_in_bytes": f"{GIB}",
+                "memory/docker/c1/memory.usage_in_bytes": f"{GIB // 2}",
+            },
+            512,
+        ),
+        (
+            "5:memory:/\n",
+            {
+                "memory/memory.limit_in_bytes": "9223372036854771712",
+                "memory/memory.usage_in_bytes": "1000",
+            },
+            None,
+        ),
+        # over the limit (the kernel reclaims): nothing left
+        ("0::/box\n", {"box/memory.max": "1000", "box/memory.current": "2000"}, 0),
+        ("4:cpu:/x\n", {"cpu/x/cpu.cfs_quota_us": "100000"}, None),
+    ],
+)
+def test_the_memory_left_is_read_from_the_control_groups(
+    tmp_path: Path, membership: str, files: dict[str, str], allowed: int | None
+) -> None:
+    root, where = _groups(tmp_path, membership, files)
+    assert memory_allowed_mb(root, where) == allowed
+
+
+JOIN_AND_MEASURE = """
+import sys
+from pathlib import Path
+Path(sys.argv[1]).write_text(str(__import__("os").getpid()))
+from milligan.survey.runner import available_memory_mb
+from milligan.workers import memory_allowed_mb
+print(memory_allowed_mb(), available_memory_mb())
+"""
+
+
+def test_a_process_in_a_real_control_group_counts_its_memory_limit(
+    control_groups: ControlGroups,
+) -> None:
+    # a real cgroup limited to 300 MB, joined by a real process: the survey's
+    # local pool shares out what the limit leaves, not the host's free memory
+    out = _run_in(control_groups.memory_limit(300), JOIN_AND_MEASURE)
+    allowed, available = int(out[0]), int(out[1])
+    assert 150 < allowed <= 300  # less what was charged to the group since joining
+    assert available == allowed

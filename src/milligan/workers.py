@@ -15,7 +15,8 @@ pool (:mod:`milligan.survey.runner`) start their workers here, the same way:
 
 Each pool keeps its own policy: what to cancel, when to restart, what to
 resubmit. :func:`usable_cores` says how many cores this process may use,
-for the survey's default pool and the fair player's default threads. This
+for the survey's default pool and the fair player's default threads, and
+:func:`memory_allowed_mb` how much memory its control groups still allow. This
 module imports only the standard library, and nothing of the server, the
 survey or the solver.
 """
@@ -72,24 +73,46 @@ def usable_cores(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> in
 
 def cpu_quota(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> float | None:
     """This process's CPU quota in cores, or None when it has none (or no control groups)."""
+    quotas = [
+        _v2_quota(group) if v2 else _v1_quota(group)
+        for v2, group in _control_groups("cpu", root, membership)
+    ]
+    known = [quota for quota in quotas if quota is not None]
+    return min(known) if known else None
+
+
+def memory_allowed_mb(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> int | None:
+    """What this process's memory limit still allows, in MB, or None when it has none.
+
+    A container's memory limit is not what ``/proc/meminfo`` shows, which
+    is its host's. Read from the control group this process is in and each
+    group above it (cgroup v2's ``memory.max`` less ``memory.current``, v1's
+    ``memory.limit_in_bytes`` less ``memory.usage_in_bytes``), the smallest
+    counting.
+    """
+    room = [_room(group, v2) for v2, group in _control_groups("memory", root, membership)]
+    known = [each for each in room if each is not None]
+    return max(0, min(known)) // (1024 * 1024) if known else None
+
+
+def _control_groups(controller: str, root: Path, membership: Path) -> Iterator[tuple[bool, Path]]:
+    """(whether cgroup v2, directory) of each group this process is in for ``controller``,
+    its own and those above it."""
     try:
         lines = membership.read_text().splitlines()
     except OSError:
-        return None
-    quotas = []
+        return
     for line in lines:
         if line.count(":") < 2:
             continue
         _, controllers, group = line.split(":", 2)
         if controllers == "":  # cgroup v2: one hierarchy, mounted at the root
-            quotas += [_v2_quota(d) for d in _groups(root, group)]
-        elif "cpu" in controllers.split(","):  # cgroup v1's cpu controller
-            for mount in (root / controllers, root / "cpu"):
+            yield from ((True, where) for where in _groups(root, group))
+        elif controller in controllers.split(","):  # cgroup v1: a hierarchy per controller
+            for mount in (root / controllers, root / controller):
                 if mount.is_dir():
-                    quotas += [_v1_quota(d) for d in _groups(mount, group)]
+                    yield from ((False, where) for where in _groups(mount, group))
                     break
-    known = [quota for quota in quotas if quota is not None]
-    return min(known) if known else None
 
 
 def _groups(mount: Path, group: str) -> Iterator[Path]:
@@ -121,6 +144,26 @@ def _v1_quota(group: Path) -> float | None:
     except (OSError, ValueError):
         return None
     return None if quota <= 0 or period <= 0 else quota / period
+
+
+#: cgroup v1 writes "no limit" as a number near 2**63.
+_NO_LIMIT = 2**60
+
+
+def _room(group: Path, v2: bool) -> int | None:
+    """Bytes the group's memory limit still leaves, or None without a limit."""
+    limit_file, usage_file = (
+        ("memory.max", "memory.current")
+        if v2
+        else ("memory.limit_in_bytes", "memory.usage_in_bytes")
+    )
+    try:
+        limit = (group / limit_file).read_text().strip()
+        if limit == "max" or int(limit) >= _NO_LIMIT:
+            return None
+        return int(limit) - int((group / usage_file).read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def die_with_parent_signal() -> bool:

@@ -11,9 +11,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import psutil
@@ -27,6 +27,9 @@ from milligan.variants import Variant
 from milligan.web.deps import PLAIN_BUDGET
 from milligan.web.routes import _seed
 from milligan.web.settings import ENVIRON, ServerSettings
+
+if TYPE_CHECKING:
+    from conftest import ControlGroups
 
 
 class Server:
@@ -408,7 +411,7 @@ def _first_hint(server: Server) -> tuple[dict[str, Any], dict[str, Any], list[st
     "confined", [None, "affinity", "quota"], ids=["this machine", "one core", "a quota of one core"]
 )
 def test_the_browser_hints_with_the_fair_player_at_its_own_budget(
-    database: str, confined: str | None, quota_group: Callable[[float], Path]
+    database: str, confined: str | None, control_groups: ControlGroups
 ) -> None:
     # the served hint is the fair player's decision with its own samples and
     # positions (HelpBudget: autoplay's player), solves included, made on the
@@ -421,7 +424,7 @@ def test_the_browser_hints_with_the_fair_player_at_its_own_budget(
     if confined == "affinity" and not hasattr(os, "sched_setaffinity"):
         pytest.skip("no CPU affinity on this system")
     cpus = {min(os.sched_getaffinity(0))} if confined == "affinity" else None
-    group = quota_group(1) if confined == "quota" else None
+    group = control_groups.cpu_quota(1) if confined == "quota" else None
     threads = 1 if confined else fair.default_threads()
     positions = ONE_CORE_POSITIONS if threads == 1 else fair.DEFAULT_POSITIONS
     if not confined:

@@ -73,7 +73,8 @@ def register(subparsers: Any) -> None:
         type=memory_mb,
         default=None,
         metavar="MB",
-        help="memory per deal (default: a share of free memory per worker, at most 1024)",
+        help="memory per deal (default: a share per worker of the memory free to this process, "
+        "within its container's limit; at most 1024)",
     )
     run.add_argument(
         "--workers",

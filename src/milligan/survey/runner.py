@@ -37,7 +37,7 @@ from milligan.survey.results import (
     pending_plays,
 )
 from milligan.variants import Variant
-from milligan.workers import kill_pool, process_pool, usable_cores
+from milligan.workers import kill_pool, memory_allowed_mb, process_pool, usable_cores
 
 #: How often one deal may be lost with its worker before the survey gives up on it.
 MAX_LOST = 3
@@ -287,7 +287,14 @@ class Engine(Protocol):
 
 
 def available_memory_mb() -> int | None:
-    """The memory this machine can still give, from /proc/meminfo (Linux)."""
+    """The memory this machine can still give: /proc/meminfo's (Linux), within what
+    this process's control groups allow (a container's limit, which
+    /proc/meminfo does not show; :func:`milligan.workers.memory_allowed_mb`)."""
+    known = [each for each in (_meminfo_available_mb(), memory_allowed_mb()) if each is not None]
+    return min(known) if known else None
+
+
+def _meminfo_available_mb() -> int | None:
     try:
         with open("/proc/meminfo") as meminfo:
             for line in meminfo:
