@@ -320,7 +320,7 @@ def _add_fair_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="T",
         help="searches a decision runs at once; only the speed changes, never the moves "
-        f"(default: this machine's cores, at most {MAX_THREADS})",
+        f"(default: the cores this process may use, at most {MAX_THREADS})",
     )
 
 

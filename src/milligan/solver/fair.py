@@ -61,7 +61,7 @@ from milligan.workers import usable_cores
 #: 16 and 2,000,000 won 283 of classic deals 1-600 against 256 for 8 and
 #: 1,000,000; the solver's candidates (SOLVES) take the positions from
 #: 2,000,000 to 4,000,000 (docs/SOLVER.md).  The browser's hints take the
-#: same, on the machine's cores (web.deps.HelpBudget, ``threads``).
+#: same, on the cores the process may use (web.deps.HelpBudget, ``threads``).
 DEFAULT_SAMPLES = 16
 DEFAULT_POSITIONS = 4_000_000
 #: The most threads :func:`default_threads` gives one decision: a decision

@@ -83,7 +83,8 @@ class ServerSettings:
     hints_ahead: bool = True
     #: Positions a hint's decision may expand (None: the build's own, ``HelpBudget``).
     hint_positions: int | None = None
-    #: Searches a hint's decision runs at once (None: the machine's cores, at most four).
+    #: Searches a hint's decision runs at once (None: the cores the server may use,
+    #: within a container's CPU quota, at most four).
     #: Only the wait changes, never the hint.
     hint_threads: int | None = None
 
