@@ -6,8 +6,8 @@ fails them under CI (``CI=true``), where ``./test.sh`` must have installed it.
 
 from __future__ import annotations
 
-import contextlib
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -79,9 +79,16 @@ class ControlGroups:
         return self.make("memory", {"memory.limit_in_bytes": limit}, {"memory.max": limit})
 
     def remove(self) -> None:
+        """Remove the groups, waiting a little for processes still leaving them."""
         for group in reversed(self.made):
-            with contextlib.suppress(OSError):
-                group.rmdir()
+            for _ in range(50):
+                try:
+                    group.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # busy: a process in it has not ended yet
+                    time.sleep(0.1)
 
 
 @pytest.fixture
