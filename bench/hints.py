@@ -57,26 +57,21 @@ class Asked:
 
 def play(
     client: httpx.Client, variant: str, deal: int, moves: int, think: float
-) -> tuple[list[float], list[float], str, list[Asked]]:
-    """Follow the hints on one deal: the latency of each hint and of those that start a
-    plan, how the game ended, and every hint asked."""
+) -> tuple[list[Asked], str]:
+    """Follow the hints on one deal: every hint asked, and how the game ended."""
     game = client.post("/api/games", json={"variant": variant, "deal": deal}).json()
     base = f"/api/games/{game['id']}"
-    latencies: list[float] = []
-    starts: list[float] = []
     asked: list[Asked] = []
     starting = True
     for _ in range(moves):
         if game["status"] != "playing":
             break
-        if starting and latencies:
+        if starting and asked:
             time.sleep(think)
         began = time.perf_counter()
         answer = client.get(f"{base}/hint")
-        latencies.append(time.perf_counter() - began)
-        if starting:
-            starts.append(latencies[-1])
-        asked.append(Asked(latencies[-1], deal, len(latencies) - 1, game["stock"], starting))
+        seconds = time.perf_counter() - began
+        asked.append(Asked(seconds, deal, len(asked), game["stock"], starting))
         answer.raise_for_status()
         hint = answer.json()
         if hint["move"] is None:
@@ -86,7 +81,7 @@ def play(
         reply = client.post(f"{base}/moves", json=played)
         reply.raise_for_status()
         game = reply.json()
-    return latencies, starts, game["status"], asked
+    return asked, game["status"]
 
 
 def main() -> None:
@@ -119,29 +114,25 @@ def main() -> None:
         process, port = start_server(str(Path(folder) / "games.sqlite3"), **settings)
         try:
             url = f"http://127.0.0.1:{port}"
-            latencies: list[float] = []
-            starts: list[float] = []
             ends: dict[str, int] = {}
             every: list[Asked] = []
             began = time.perf_counter()
             with httpx.Client(base_url=url, timeout=120) as client:
                 for deal in deals:
-                    seen, started, status, asked = play(
-                        client, args.variant, deal, args.moves, args.think
-                    )
+                    asked, status = play(client, args.variant, deal, args.moves, args.think)
                     every += asked
-                    latencies += seen
-                    starts += started
                     ends[status] = ends.get(status, 0) + 1
                     print(
-                        f"deal {deal}: {status} after {len(seen)} hints, "
-                        f"slowest {max(seen, default=0):.2f} s",
+                        f"deal {deal}: {status} after {len(asked)} hints, "
+                        f"slowest {max((hint.seconds for hint in asked), default=0):.2f} s",
                         flush=True,
                     )
         finally:
             process.terminate()
             process.wait(10)
     wall = time.perf_counter() - began
+    latencies = [hint.seconds for hint in every]
+    starts = [hint.seconds for hint in every if hint.starts]
     print(
         f"{args.variant}, deals {args.deals}: {len(latencies)} hints; p50 "
         f"{1000 * statistics.median(latencies):.0f} ms, p95 "

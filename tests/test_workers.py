@@ -208,18 +208,18 @@ def test_no_control_groups_is_no_quota(tmp_path: Path) -> None:
     assert usable_cores(tmp_path / "none", tmp_path / "none") == len(os.sched_getaffinity(0))
 
 
+JOIN = "import os, sys, pathlib; pathlib.Path(sys.argv[1]).write_text(str(os.getpid()))\n"
+
+
 def _run_in(procs: Path, script: str) -> list[str]:
     """What ``script`` prints, run by a new interpreter that joins a control group
     first (its id written to ``procs``)."""
-    command = [sys.executable, "-c", script, str(procs)]
+    command = [sys.executable, "-c", JOIN + script, str(procs)]
     run = subprocess.run(command, capture_output=True, text=True, check=True, timeout=60)
     return run.stdout.split()
 
 
-JOIN_AND_COUNT = """
-import sys
-from pathlib import Path
-Path(sys.argv[1]).write_text(str(__import__("os").getpid()))
+COUNT = """
 from milligan.solver import fair
 from milligan.workers import cpu_quota, usable_cores
 print(cpu_quota(), usable_cores(), fair.default_threads())
@@ -236,7 +236,7 @@ def test_a_process_in_a_real_control_group_counts_its_quota(
     # still counts: a test run in a container)
     outer = cpu_quota()
     quota = cores if outer is None else min(cores, outer)
-    out = _run_in(control_groups.cpu_quota(cores), JOIN_AND_COUNT)
+    out = _run_in(control_groups.cpu_quota(cores), COUNT)
     usable = max(1, min(len(os.sched_getaffinity(0)), int(quota)))
     assert float(out[0]) == quota
     assert int(out[1]) == usable
@@ -291,10 +291,7 @@ def test_the_memory_left_is_read_from_the_control_groups(
     assert memory_allowed_mb(root, where) == allowed
 
 
-JOIN_AND_MEASURE = """
-import sys
-from pathlib import Path
-Path(sys.argv[1]).write_text(str(__import__("os").getpid()))
+MEASURE = """
 from milligan.survey.runner import available_memory_mb
 from milligan.workers import memory_allowed_mb
 print(memory_allowed_mb(), available_memory_mb())
@@ -306,7 +303,7 @@ def test_a_process_in_a_real_control_group_counts_its_memory_limit(
 ) -> None:
     # a real cgroup limited to 300 MB, joined by a real process: the survey's
     # local pool shares out what the limit leaves, not the host's free memory
-    out = _run_in(control_groups.memory_limit(300), JOIN_AND_MEASURE)
+    out = _run_in(control_groups.memory_limit(300), MEASURE)
     allowed, available = int(out[0]), int(out[1])
     assert 150 < allowed <= 300  # less what was charged to the group since joining
     assert available == allowed

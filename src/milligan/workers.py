@@ -73,10 +73,7 @@ def usable_cores(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> in
 
 def cpu_quota(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> float | None:
     """This process's CPU quota in cores, or None when it has none (or no control groups)."""
-    quotas = [
-        _v2_quota(group) if v2 else _v1_quota(group)
-        for v2, group in _control_groups("cpu", root, membership)
-    ]
+    quotas = [_quota(group, v2) for v2, group in _control_groups("cpu", root, membership)]
     known = [quota for quota in quotas if quota is not None]
     return min(known) if known else None
 
@@ -129,21 +126,17 @@ def _groups(mount: Path, group: str) -> Iterator[Path]:
             yield where
 
 
-def _v2_quota(group: Path) -> float | None:
+def _quota(group: Path, v2: bool) -> float | None:
+    """The group's CPU quota in cores, or None without one."""
     try:
-        quota, period = (group / "cpu.max").read_text().split()
-        return None if quota == "max" else int(quota) / int(period)
+        if v2:
+            limit, period = (group / "cpu.max").read_text().split()
+            return None if limit == "max" else int(limit) / int(period)
+        quota_us = int((group / "cpu.cfs_quota_us").read_text())
+        period_us = int((group / "cpu.cfs_period_us").read_text())
     except (OSError, ValueError):
         return None
-
-
-def _v1_quota(group: Path) -> float | None:
-    try:
-        quota = int((group / "cpu.cfs_quota_us").read_text())
-        period = int((group / "cpu.cfs_period_us").read_text())
-    except (OSError, ValueError):
-        return None
-    return None if quota <= 0 or period <= 0 else quota / period
+    return None if quota_us <= 0 or period_us <= 0 else quota_us / period_us
 
 
 #: cgroup v1 writes "no limit" as a number near 2**63.
