@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from milligan.survey.runner import parse_deals
 
@@ -56,7 +56,7 @@ class Asked:
 
 
 def play(
-    client: httpx.Client, variant: str, deal: int, moves: int, think: float
+    client: httpx2.Client, variant: str, deal: int, moves: int, think: float
 ) -> tuple[list[Asked], str]:
     """Follow the hints on one deal: every hint asked, and how the game ended."""
     game = client.post("/api/games", json={"variant": variant, "deal": deal}).json()
@@ -117,7 +117,7 @@ def main() -> None:
             ends: dict[str, int] = {}
             every: list[Asked] = []
             began = time.perf_counter()
-            with httpx.Client(base_url=url, timeout=120) as client:
+            with httpx2.Client(base_url=url, timeout=120) as client:
                 for deal in deals:
                     asked, status = play(client, args.variant, deal, args.moves, args.think)
                     every += asked

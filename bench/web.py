@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from milligan.store.testing import TemporaryPostgres, free_port
 from milligan.web.settings import ENVIRON, ServerSettings
@@ -80,9 +80,9 @@ def start_server(database: str, **settings: Any) -> tuple[subprocess.Popen[bytes
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"{url}/api/variants", timeout=1).raise_for_status()
+            httpx2.get(f"{url}/api/variants", timeout=1).raise_for_status()
             return process, port
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     process.kill()
     raise SystemExit("the server did not start")

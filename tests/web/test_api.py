@@ -579,8 +579,23 @@ def test_oversized_bodies_are_refused(client: TestClient) -> None:
 def test_unknown_routes_are_json_404(client: TestClient) -> None:
     for path in ("/nothing", "/api/nothing", "/api/games/x/y/z", "/static/no-such-file.js"):
         assert_error(client.get(path), 404, "not_found")
-    assert_error(client.delete("/api/games"), 404, "not_found")
-    assert_error(client.put("/api/stats"), 404, "not_found")
+
+
+def test_a_method_a_route_does_not_take_is_405_with_the_methods_it_does(
+    client: TestClient,
+) -> None:
+    for method, path, allowed in [
+        ("DELETE", "/api/games", "GET, POST"),  # two routes at one path: both are named
+        ("PUT", "/api/stats", "GET"),
+        ("GET", "/api/games/abc/moves", "POST"),
+        ("TRACE", "/api/variants", "GET"),
+        ("POST", "/", "GET"),
+        ("POST", "/static/js/hints.js", "GET, HEAD"),
+    ]:
+        response = client.request(method, path, headers={"content-type": "application/json"})
+        body = assert_error(response, 405, "not_allowed")
+        assert response.headers["allow"] == allowed
+        assert body["message"] == f"{path} does not take {method}; it takes {allowed}"
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,10 @@
-"""``milligan serve`` as a real process: durability under SIGKILL, --open, raw HTTP limits."""
+"""``milligan serve`` as a real process: durability under SIGKILL, --open, raw HTTP limits,
+and every operation of its API fuzzed from its own schema."""
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import random
 import signal
@@ -15,9 +17,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import httpx
+import httpx2
 import psutil
 import pytest
+import requests
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis import checks
 
 from milligan.position import Position
 from milligan.solver import compiled, fair
@@ -68,9 +74,9 @@ class Server:
         deadline = time.monotonic() + 60
         while True:
             try:
-                httpx.get(f"{self.url}/api/variants", timeout=1).raise_for_status()
+                httpx2.get(f"{self.url}/api/variants", timeout=1).raise_for_status()
                 break
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     output = self.process.stdout.read() if self.process.stdout else ""
                     raise RuntimeError(f"the server did not start: {output}") from None
@@ -110,7 +116,7 @@ def server(database: str) -> Iterator[Server]:
     running.stop()
 
 
-def step(client: httpx.Client, game: dict[str, Any], rng: random.Random) -> httpx.Response:
+def step(client: httpx2.Client, game: dict[str, Any], rng: random.Random) -> httpx2.Response:
     """One action of a simple player: a legal move, or an undo when play gets stuck."""
     legal = game["legal"]
     base = f"/api/games/{game['id']}"
@@ -125,7 +131,7 @@ def step(client: httpx.Client, game: dict[str, Any], rng: random.Random) -> http
 def test_a_crash_loses_no_acknowledged_move(database: str) -> None:
     server = Server(database)
     rng = random.Random(7)
-    with httpx.Client(base_url=server.url, timeout=10) as client:
+    with httpx2.Client(base_url=server.url, timeout=10) as client:
         game = client.post("/api/games", json={"variant": "classic", "deal": 1234}).json()
         for _ in range(30):
             answer = step(client, game, rng)
@@ -136,7 +142,7 @@ def test_a_crash_loses_no_acknowledged_move(database: str) -> None:
 
     server = Server(database)
     try:
-        with httpx.Client(base_url=server.url, timeout=10, cookies=cookies) as client:
+        with httpx2.Client(base_url=server.url, timeout=10, cookies=cookies) as client:
             again = client.get(f"/api/games/{game['id']}").json()
             assert again == game
             assert client.get(f"/api/games/{game['id']}/record").status_code == 409
@@ -156,7 +162,7 @@ def test_a_crash_in_the_middle_of_play(database: str) -> None:
     server = Server(database)
     rng = random.Random(11)
     acknowledged: list[dict[str, Any]] = []
-    client = httpx.Client(base_url=server.url, timeout=10)
+    client = httpx2.Client(base_url=server.url, timeout=10)
     game = client.post("/api/games", json={"variant": "spanish", "deal": 99}).json()
     acknowledged.append(game)
     stop = threading.Event()
@@ -166,7 +172,7 @@ def test_a_crash_in_the_middle_of_play(database: str) -> None:
         while not stop.is_set():
             try:
                 answer = step(client, current, rng)
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 return
             if answer.status_code == 200:
                 current = answer.json()
@@ -188,7 +194,7 @@ def test_a_crash_in_the_middle_of_play(database: str) -> None:
 
     server = Server(database)
     try:
-        with httpx.Client(base_url=server.url, timeout=10, cookies=cookies) as again:
+        with httpx2.Client(base_url=server.url, timeout=10, cookies=cookies) as again:
             found = again.get(f"/api/games/{game['id']}").json()
     finally:
         server.stop()
@@ -321,12 +327,12 @@ def shared(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(server.create_schema(f"serve_{os.getpid()}_{free_port()}"))
 
 
-def race(clients: list[httpx.Client], path: str, body: dict[str, Any]) -> list[int]:
+def race(clients: list[httpx2.Client], path: str, body: dict[str, Any]) -> list[int]:
     """The same request from every client at once; the statuses, sorted."""
     barrier = threading.Barrier(len(clients))
     statuses: list[int] = []
 
-    def send(client: httpx.Client) -> None:
+    def send(client: httpx2.Client) -> None:
         barrier.wait()
         statuses.append(client.post(path, json=body).status_code)
 
@@ -344,8 +350,8 @@ def test_two_servers_on_one_database(shared: str) -> None:
     first, second = Server(shared), Server(shared)
     try:
         with (
-            httpx.Client(base_url=first.url, timeout=30) as one,
-            httpx.Client(base_url=second.url, timeout=30) as two,
+            httpx2.Client(base_url=first.url, timeout=30) as one,
+            httpx2.Client(base_url=second.url, timeout=30) as two,
         ):
             game = one.post("/api/games", json={"variant": "classic", "deal": 42}).json()
             two.cookies = one.cookies  # the same player in both
@@ -373,7 +379,7 @@ def test_serve_with_several_workers(shared: str) -> None:
     """``--workers 2``: two processes answer on one port over one database."""
     server = Server(shared, "--workers", "2")
     try:
-        clients = [httpx.Client(base_url=server.url, timeout=30) for _ in range(4)]
+        clients = [httpx2.Client(base_url=server.url, timeout=30) for _ in range(4)]
         game = clients[0].post("/api/games", json={"variant": "spanish", "deal": 7}).json()
         for client in clients[1:]:
             client.cookies = clients[0].cookies
@@ -398,7 +404,7 @@ def test_serve_with_several_workers(shared: str) -> None:
 
 def _first_hint(server: Server) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
     """A new game of classic deal 5 on ``server``, its first hint and its legal moves."""
-    with httpx.Client(base_url=server.url, timeout=120) as client:
+    with httpx2.Client(base_url=server.url, timeout=120) as client:
         game = client.post("/api/games", json={"variant": "classic", "deal": 5}).json()
         hint = client.get(f"/api/games/{game['id']}/hint")
         assert hint.status_code == 200, hint.text
@@ -457,3 +463,104 @@ def test_without_the_compiled_core_hints_still_answer(database: str) -> None:
     finally:
         output = server.stop()
     assert compiled.MISSING in output
+
+
+# -- fuzzing the API from its own schema (schemathesis) ------------------------------
+
+#: Small budgets, no work in the background and no cap on new games, so that
+#: every fuzzed request is answered quickly and on its merits.
+FUZZ_SETTINGS = ServerSettings(
+    fill_winnable=False,
+    hints_ahead=False,
+    hint_positions=20_000,
+    solution_positions=20_000,
+    games_per_minute=1_000_000,
+    winnable_attempts=10,
+    winnable_seconds=5.0,
+    winnable_positions=200_000,
+)
+#: What every answer is checked for.  Left out: whether a request the schema
+#: allows is accepted (a game must exist and be the player's, a move must be
+#: legal: state the schema cannot say), and the checks of authentication and
+#: of resources across requests, which this API does not have.
+FUZZ_CHECKS = [
+    checks.not_a_server_error,
+    checks.status_code_conformance,
+    checks.content_type_conformance,
+    checks.response_headers_conformance,
+    checks.response_schema_conformance,
+    checks.negative_data_rejection,
+    checks.allow_header_conformance,
+]
+
+
+@pytest.fixture(scope="module")
+def fuzzed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    database = tmp_path_factory.mktemp("fuzz") / "games.sqlite3"
+    running = Server(str(database), env={ENVIRON: FUZZ_SETTINGS.to_env()})
+    yield running
+    output = running.stop()
+    assert "Traceback" not in output, output
+
+
+@pytest.fixture(scope="module")
+def fuzzed_schema(fuzzed_server: Server) -> schemathesis.BaseSchema:
+    # A body too large is refused before it is read: 413 is a refusal too.
+    refusals = ["400", "403", "404", "405", "408", "409", "413", "415", "421", "422", "429"]
+    config = schemathesis.Config.from_dict(
+        {"checks": {"negative_data_rejection": {"expected-statuses": refusals}}}
+    )
+    return schemathesis.openapi.from_url(f"{fuzzed_server.url}/openapi.json", config=config)
+
+
+@pytest.fixture(scope="module")
+def player(fuzzed_server: Server) -> Iterator[requests.Session]:
+    """One player (one cookie) for all the fuzzed requests, with games of its own."""
+    with requests.Session() as session:
+        yield session
+
+
+#: Counters: of the requests about a game, and of the games made for them.
+_asked, _made = itertools.count(), itertools.count()
+
+
+def _a_game_of(player: requests.Session, url: str) -> str:
+    """A new game of this player, a different deal and variant each time."""
+    number = next(_made)
+    variant = ("classic", "spanish", "improved", "one-deck", "strict")[number % 5]
+    answer = player.post(f"{url}/api/games", json={"variant": variant, "deal": number})
+    answer.raise_for_status()
+    game: str = answer.json()["id"]
+    return game
+
+
+fuzzed_api = schemathesis.pytest.from_fixture("fuzzed_schema")
+
+
+# The same requests on every run (``derandomize``), so that a red run can be
+# run again; ``st run http://127.0.0.1:8000/openapi.json`` fuzzes at random.
+@fuzzed_api.parametrize()
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+def test_fuzzed_requests_get_the_answers_the_schema_promises(
+    case: schemathesis.Case, fuzzed_server: Server, player: requests.Session
+) -> None:
+    # Half the requests about a game are about a real game of this player, so
+    # that they reach the game itself rather than a 404.
+    real = "game_id" in (case.path_parameters or {}) and next(_asked) % 2 == 1
+    if real:
+        case.path_parameters["game_id"] = _a_game_of(player, fuzzed_server.url)
+    answer = case.call(session=player, timeout=60)
+    case.validate_response(answer, checks=FUZZ_CHECKS, excluded_checks=_excused(case, answer))
+    if real:
+        assert answer.status_code != 404, answer.text
+
+
+def _excused(
+    case: schemathesis.Case, answer: requests.Response
+) -> list[schemathesis.CheckFunction]:
+    """The one 5xx that is an answer, not a fault: no winnable deal in the bounded effort."""
+    body = case.body if isinstance(case.body, dict) else {}
+    gave_up = answer.status_code == 503 and answer.json().get("error") == "not_available"
+    if case.path == "/api/games" and body.get("winnable") is True and gave_up:
+        return [checks.not_a_server_error]
+    return []

@@ -363,14 +363,18 @@ def test_a_hint_is_made_ahead_once_the_player_has_asked_for_one(tmp_path: Path) 
     assert hint_after_a_deal(tmp_path, ahead=True) == hint_after_a_deal(tmp_path, ahead=False)
 
 
-def test_the_settings_can_set_a_hints_budget(tmp_path: Path) -> None:
+def test_the_settings_can_set_the_budgets_of_hints_and_solutions(tmp_path: Path) -> None:
     database = open_database(tmp_path / "games.sqlite3")
     try:
-        settings = dataclasses.replace(TEST_SETTINGS, hint_positions=1234, hint_threads=3)
+        settings = dataclasses.replace(
+            TEST_SETTINGS, hint_positions=1234, hint_threads=3, solution_positions=5678
+        )
         budget = create_app(database, settings=settings).state.budget
         assert (budget.hint_positions, budget.hint_threads) == (1234, 3)
+        assert budget.solution_positions == 5678
         default = create_app(database).state.budget
         assert budget.hint_samples == default.hint_samples
+        assert default.solution_positions == 1_000_000
         assert default.hint_threads == (fair.default_threads() if compiled.AVAILABLE else 1)
     finally:
         database.close()

@@ -27,6 +27,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import cookie_parser
+from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from milligan.errors import IllegalMoveError, MilliganError
@@ -70,9 +71,13 @@ The API schema is at <a href="/openapi.json">/openapi.json</a>.</p></body></html
 """
 
 
-def error_reply(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+def error_reply(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None, **extra: Any
+) -> JSONResponse:
     """The one shape of every error answer."""
-    return JSONResponse({"error": code, "message": message, **extra}, status_code=status)
+    return JSONResponse(
+        {"error": code, "message": message, **extra}, status_code=status, headers=headers
+    )
 
 
 def player_hash(token: str) -> str:
@@ -126,6 +131,29 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def _methods_at(request: Request) -> list[str]:
+    """The methods this request's path takes.
+
+    Starlette's own 405 names the methods of one route, and ``GET
+    /api/games`` and ``POST /api/games`` are two.  So the API's paths are
+    looked up in the schema, where a path written out (``/api/games/import``)
+    comes before one with a parameter (``/api/games/{game_id}``); the pages
+    take GET, and static files GET and HEAD.
+    """
+    path = request.scope["path"]
+    found: dict[int, list[str]] = {}
+    for template, item in request.app.openapi()["paths"].items():
+        if re.fullmatch(re.sub(r"\{[^/]+\}", "[^/]+", template), path):
+            found.setdefault(template.count("{"), []).extend(m.upper() for m in item)
+    if found:
+        return sorted(found[min(found)])
+    scope = {**request.scope, "root_path": request.scope.get("app_root_path", ""), "method": "GET"}
+    for route in request.app.routes:
+        if route.matches(scope)[0] is Match.FULL:
+            return ["GET", "HEAD"] if isinstance(route, Mount) else ["GET"]
+    return []
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(request: Request, error: ApiError) -> Response:
@@ -137,7 +165,15 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        if error.status_code in (404, 405):
+        if error.status_code == 405:
+            allow = ", ".join(_methods_at(request))
+            return error_reply(
+                405,
+                "not_allowed",
+                f"{request.url.path} does not take {request.method}; it takes {allow}",
+                headers={"Allow": allow},
+            )
+        if error.status_code == 404:
             return error_reply(404, "not_found", f"there is nothing at {request.url.path}")
         if error.status_code == 413:
             return error_reply(413, "too_large", str(error.detail))
@@ -243,6 +279,8 @@ def create_app(
             budget = dataclasses.replace(budget, hint_positions=settings.hint_positions)
         if settings.hint_threads is not None:
             budget = dataclasses.replace(budget, hint_threads=settings.hint_threads)
+        if settings.solution_positions is not None:
+            budget = dataclasses.replace(budget, solution_positions=settings.solution_positions)
     app.state.budget = budget
     app.state.solver_pool = pool
     app.state.quota = GameQuota(settings.games_per_minute)
@@ -253,10 +291,46 @@ def create_app(
         app.add_api_route(page, _index, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     _install_error_handlers(app)
+    _document_the_guard(app)
     app.add_middleware(PlayerMiddleware)
     app.add_middleware(BodyLimitMiddleware, limit=BODY_LIMIT, timeout=settings.body_timeout)
     app.add_middleware(GuardMiddleware, settings=settings)
     return app
+
+
+#: Answers that come before any route (guard.py, ``json_writes``), for the schema.
+GUARDED = {421: "the Host header is not one of the server's names (`unknown_host`)"}
+GUARDED_WRITES = {
+    **GUARDED,
+    403: "the Origin header is another site's (`cross_origin`)",
+    408: "the body did not arrive whole in time (`timeout`)",
+    413: "the body is over 16 KiB (`too_large`)",
+    415: "the write was not sent as Content-Type: application/json (`not_json`)",
+}
+
+
+def _document_the_guard(app: FastAPI) -> None:
+    """Put the answers of the guard and the body limit in every operation of the schema.
+
+    They come before any route is reached, so FastAPI cannot see them; a
+    client reading ``/openapi.json`` should.
+    """
+    generate = app.openapi
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorPublic"}}}
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = generate()
+        for item in schema["paths"].values():
+            for method, operation in item.items():
+                answers = operation.setdefault("responses", {})
+                guarded = GUARDED_WRITES if method == "post" else GUARDED
+                for status, description in sorted(guarded.items()):
+                    answers.setdefault(str(status), {"description": description, "content": error})
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def app_from_env() -> FastAPI:

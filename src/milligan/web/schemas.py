@@ -15,6 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field
 Settings = dict[str, int | str]
 
 
+#: Deal numbers in the schema (the engine refuses any other, 422 ``invalid``).  The
+#: schema's numbers are floats, and 2**64 is one, where 2**64 - 1 is not.
+DEAL_RANGE: dict[str, Any] = {"minimum": 0, "exclusiveMaximum": 2**64}
+
+
 class Body(BaseModel):
     """Every request body: unknown fields and loose types are refused."""
 
@@ -29,6 +34,7 @@ class GameCreate(Body):
         default=None,
         description="0 to 2**64-1; without it the server picks a secret random number",
         examples=[42],
+        json_schema_extra=DEAL_RANGE,
     )
     winnable: bool = Field(
         default=False,
@@ -56,7 +62,7 @@ class RecordIn(Body):
 
     format: str = Field(examples=["milligan-record/1"])
     variant: str | Settings
-    deal: int | None = None
+    deal: int | None = Field(default=None, json_schema_extra=DEAL_RANGE)
     order: list[str] | None = Field(default=None, max_length=104)
     moves: list[str] = Field(default_factory=list, max_length=5000)
     result: str | None = None
@@ -177,7 +183,12 @@ class ErrorPublic(BaseModel):
         "invalid",
         "illegal",
         "stale",
+        "not_over",
+        "won",
         "not_found",
+        "not_yet",
+        "not_shipped",
+        "not_allowed",
         "too_large",
         "not_available",
         "too_many",
@@ -186,6 +197,7 @@ class ErrorPublic(BaseModel):
         "cross_origin",
         "unknown_host",
         "timeout",
+        "internal",
     ]
     message: str
     cards: list[list[int]] | None = Field(

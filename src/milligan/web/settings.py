@@ -87,6 +87,8 @@ class ServerSettings:
     #: within a container's CPU quota, at most four).
     #: Only the wait changes, never the hint.
     hint_threads: int | None = None
+    #: Positions a solution (and each solve of an analysis) may expand (None: 1,000,000).
+    solution_positions: int | None = None
 
     def host_allowed(self, host: str) -> bool:
         """Whether a request's ``Host`` header names this server."""
