@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Iterator
 from multiprocessing.context import SpawnContext, SpawnProcess
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 #: Every worker process starts with ``spawn``.
 CONTEXT: SpawnContext = multiprocessing.get_context("spawn")
@@ -48,6 +48,9 @@ _PR_SET_PDEATHSIG = 1
 #: Where the control groups are mounted, and where this process says which it is in.
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PROC_CGROUP = Path("/proc/self/cgroup")
+
+#: A quota in cores, or bytes of memory.
+_Number = TypeVar("_Number", int, float)
 
 
 def usable_cores(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> int:
@@ -73,9 +76,7 @@ def usable_cores(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> in
 
 def cpu_quota(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> float | None:
     """This process's CPU quota in cores, or None when it has none (or no control groups)."""
-    quotas = [_quota(group, v2) for v2, group in _control_groups("cpu", root, membership)]
-    known = [quota for quota in quotas if quota is not None]
-    return min(known) if known else None
+    return _smallest("cpu", _quota, root, membership)
 
 
 def memory_allowed_mb(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) -> int | None:
@@ -87,9 +88,18 @@ def memory_allowed_mb(root: Path = CGROUP_ROOT, membership: Path = PROC_CGROUP) 
     ``memory.limit_in_bytes`` less ``memory.usage_in_bytes``), the smallest
     counting.
     """
-    room = [_room(group, v2) for v2, group in _control_groups("memory", root, membership)]
-    known = [each for each in room if each is not None]
-    return max(0, min(known)) // (1024 * 1024) if known else None
+    room = _smallest("memory", _room, root, membership)
+    return None if room is None else max(0, room) // (1024 * 1024)
+
+
+def _smallest(
+    controller: str, read: Callable[[Path, bool], _Number | None], root: Path, membership: Path
+) -> _Number | None:
+    """The smallest of what ``read`` finds in this process's groups for ``controller``
+    (None from a group: no limit there), or None when none has a limit."""
+    found = [read(group, v2) for v2, group in _control_groups(controller, root, membership)]
+    known = [each for each in found if each is not None]
+    return min(known) if known else None
 
 
 def _control_groups(controller: str, root: Path, membership: Path) -> Iterator[tuple[bool, Path]]:

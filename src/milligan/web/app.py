@@ -304,7 +304,7 @@ GUARDED_WRITES = {
     **GUARDED,
     403: "the Origin header is another site's (`cross_origin`)",
     408: "the body did not arrive whole in time (`timeout`)",
-    413: "the body is over 16 KiB (`too_large`)",
+    413: f"the body is over {BODY_LIMIT // 1024} KiB (`too_large`)",
     415: "the write was not sent as Content-Type: application/json (`not_json`)",
 }
 
